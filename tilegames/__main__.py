@@ -1,0 +1,5 @@
+import sys
+
+from tilegames.cli import main
+
+sys.exit(main())

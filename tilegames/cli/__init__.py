@@ -1,0 +1,40 @@
+"""The `tilegames` command: `tilegames GAME VERB ...` and `tilegames serve`.
+
+Exit status: 0 done, 1 no such thing exists (unsolvable, no move left), 2 bad input (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from tilegames.cli import klotski, link, serve, slide
+from tilegames.cli.common import CommandError, Parser, fail
+
+COMMANDS = (slide, klotski, link, serve)
+
+
+def build_parser() -> Parser:
+    parser = Parser(prog="tilegames", description=__doc__.splitlines()[0])
+    games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    for command in COMMANDS:
+        command.add_parser(games)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        return int(args.run(args) or 0)
+    except CommandError as error:
+        return fail(str(error), error.status)
+    except ValueError as error:
+        return fail(str(error), 2)
+    except KeyboardInterrupt:
+        return fail("interrupted", 130)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

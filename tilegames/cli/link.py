@@ -1,0 +1,12 @@
+"""`tilegames link ...` (filled in by the link engine's issue)."""
+
+from __future__ import annotations
+
+import argparse
+
+from tilegames.cli.common import Parser
+
+
+def add_parser(games: argparse._SubParsersAction) -> None:
+    parser: Parser = games.add_parser("link", help="link")
+    parser.add_subparsers(dest="verb", required=True, metavar="VERB")
