@@ -1,12 +1,145 @@
-"""`tilegames klotski ...` (filled in by the klotski engine's issue)."""
+"""`tilegames klotski ...`: solve, hint, list, analyse, universe."""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
 
-from tilegames.cli.common import Parser
+from tilegames.cli.common import DONE, NOT_FOUND, CommandError, Parser, add_json, emit
+from tilegames.klotski import NAMED_LAYOUTS, layout, solve
+from tilegames.klotski.board import METRICS
 
 
 def add_parser(games: argparse._SubParsersAction) -> None:
-    parser: Parser = games.add_parser("klotski", help="klotski")
-    parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+    parser: Parser = games.add_parser(
+        "klotski", help="Klotski (华容道): solve, hint, analyse the named layouts"
+    )
+    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
+
+    solve_parser = verbs.add_parser(
+        "solve", help="an optimal solution of a layout (a name such as 横刀立马 or notation)"
+    )
+    _layout_and_metric(solve_parser)
+    solve_parser.set_defaults(run=run_solve)
+
+    hint_parser = verbs.add_parser("hint", help="the first move of an optimal solution")
+    _layout_and_metric(hint_parser)
+    hint_parser.set_defaults(run=run_hint)
+
+    list_parser = verbs.add_parser("list", help="the named layouts")
+    add_json(list_parser)
+    list_parser.set_defaults(run=run_list)
+
+    analyse_parser = verbs.add_parser(
+        "analyse", help="reachable set, distances to the exit, farthest positions"
+    )
+    _layout_and_metric(analyse_parser)
+    analyse_parser.add_argument(
+        "--graph", type=Path, help="write the state graph as node-link JSON (networkx)"
+    )
+    analyse_parser.set_defaults(run=run_analyse)
+
+    universe_parser = verbs.add_parser(
+        "universe", help="every layout of a board, grouped; hardest per piece set"
+    )
+    universe_parser.add_argument("--size", default="4x5", help="board size WxH (default 4x5)")
+    universe_parser.add_argument(
+        "--cache", type=Path, help="cache directory (default: $TILEGAMES_CACHE or the user cache)"
+    )
+    universe_parser.add_argument(
+        "--top", type=int, default=10, help="piece sets to show, hardest first (text output)"
+    )
+    universe_parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_json(universe_parser)
+    universe_parser.set_defaults(run=run_universe)
+
+
+def _layout_and_metric(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "layout", help="a layout name (横刀立马), pinyin alias (heng-dao-li-ma) or notation"
+    )
+    parser.add_argument(
+        "--metric", choices=METRICS, default="moves", help="count moves (default) or unit steps"
+    )
+    add_json(parser)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    board = layout(args.layout)
+    solution = solve(board, args.metric)
+    if solution is None:
+        emit(
+            {"solvable": False},
+            args.json,
+            f"{board}: no solution (the whole reachable set was searched)",
+        )
+        return NOT_FOUND
+    payload = {"length": solution.length, "metric": solution.metric, "moves": solution.moves}
+    emit(payload, args.json, f"{solution.length} {solution.metric}: {' '.join(solution.moves)}")
+    return DONE
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    board = layout(args.layout)
+    if board.is_solved():
+        emit({"move": None, "solved": True}, args.json, "already solved")
+        return NOT_FOUND
+    solution = solve(board, args.metric)
+    if solution is None:
+        emit({"move": None, "solvable": False}, args.json, "no solution: no move leads to the exit")
+        return NOT_FOUND
+    emit({"move": solution.moves[0]}, args.json, solution.moves[0])
+    return DONE
+
+
+def run_list(args: argparse.Namespace) -> int:
+    rows = [{"name": e.name, "alias": e.alias, "layout": e.layout} for e in NAMED_LAYOUTS]
+    text = "\n".join(f"{e.name}\t{e.alias}\t{e.layout}" for e in NAMED_LAYOUTS)
+    emit({"layouts": rows}, args.json, text)
+    return DONE
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    from tilegames.klotski.space import analyse
+
+    result = analyse(layout(args.layout), args.metric)
+    summary = result.summary()
+    if args.graph:
+        args.graph.write_text(json.dumps(result.node_link(), ensure_ascii=False), encoding="utf-8")
+        summary["graph"] = str(args.graph)
+    text = "\n".join(
+        [
+            f"layout: {result.layout}",
+            f"reachable positions: {result.positions} ({result.positions_mirror_folded} with mirror images folded)",
+            f"solved positions among them: {result.solved_positions}",
+            f"distance to the exit: {result.distance if result.distance is not None else 'unsolvable'} {args.metric}",
+            f"farthest from the exit: {result.max_distance} {args.metric}: {', '.join(result.farthest[:5])}"
+            + (" ..." if len(result.farthest) > 5 else ""),
+        ]
+    )
+    emit(summary, args.json, text)
+    return DONE
+
+
+def run_universe(args: argparse.Namespace) -> int:
+    from tilegames.cli.common import size
+    from tilegames.klotski.universe import universe
+
+    width, height = size(args.size, limit=10)
+    if width * height > 21:
+        raise CommandError(f"the universe takes boards of at most 21 cells, not {width}x{height}")
+    result = universe(width, height, cache_dir=args.cache, progress=not args.no_progress)
+    summary = result.summary()
+    lines = [
+        f"{width}x{height} layouts: {result.layouts} in {result.groups} groups "
+        f"({result.solvable_groups} solvable groups, {result.solvable_layouts} solvable layouts)",
+        f"piece sets: {len(result.piece_sets)}; computed in {result.seconds:.1f} s; cache {result.path}",
+        "hardest piece sets (2×2 + 1×2 horizontal, 2×1 vertical, 1×1 counts): moves, one hardest layout",
+    ]
+    for entry in summary["piece_sets"][: args.top]:
+        lines.append(
+            f"  h{entry['horizontal']} v{entry['vertical']} s{entry['singles']}: {entry['hardest']} {entry['hardest_layouts'][:1]}"
+        )
+    emit(summary, args.json, "\n".join(lines))
+    return DONE

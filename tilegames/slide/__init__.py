@@ -1,0 +1,34 @@
+"""The sliding number puzzle (数字华容道, 8/15/24-puzzle) on any W×H board.
+
+    >>> from tilegames.slide import Board, solve
+    >>> board = Board.parse("5 1 3/4 0 2/7 8 6")
+    >>> solve(board).length
+    8
+"""
+
+from tilegames.slide.board import (
+    MOVES,
+    Board,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    permutation_parity,
+)
+from tilegames.slide.generate import random_board, scramble
+from tilegames.slide.solve import SearchLimitError, Solution, UnsolvableError, hint, solve
+
+__all__ = [
+    "MOVES",
+    "Board",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "InvalidMoveError",
+    "SearchLimitError",
+    "Solution",
+    "UnsolvableError",
+    "hint",
+    "permutation_parity",
+    "random_board",
+    "scramble",
+    "solve",
+]

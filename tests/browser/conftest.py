@@ -1,0 +1,156 @@
+"""A real arcade server (uvicorn in a subprocess, a temporary database) and headless Debian Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """`tilegames serve` on a port and a database file; `kill()` is kill -9, `start()` brings it back."""
+
+    db: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        command = [sys.executable, "-m", "tilegames", "serve", "--port", str(self.port), "--db", str(self.db)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1) as answer:
+                    if json.load(answer)["ok"]:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start in 60 s")
+
+    def kill(self) -> None:
+        """SIGKILL the server process (its worker processes go with the group)."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def api(self, path: str) -> dict:
+        with urllib.request.urlopen(f"{self.url}{path}", timeout=10) as answer:
+            return json.load(answer)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    server = Server(tmp_path_factory.mktemp("arcade") / "arcade.sqlite3")
+    server.start()
+    yield server
+    server.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+class Play:
+    """Drives one game screen: settings, waits on the server's answers, reads the state the page shows."""
+
+    def __init__(self, page, server: Server) -> None:
+        self.page = page
+        self.server = server
+
+    def open(self, game: str, settings: dict | None = None) -> str:
+        """Open a game's screen (with saved settings for its first deal); return the game id shown."""
+        self.page.goto(f"{self.server.url}/")
+        if settings is not None:
+            self.page.evaluate(
+                "([key, value]) => localStorage.setItem(key, value)",
+                [f"tilegames.{game}.settings", json.dumps(settings)],
+            )
+        self.page.goto(f"{self.server.url}/#/{game}")
+        return self.game_id()
+
+    def game_id(self, other_than: str | None = None) -> str:
+        self.page.wait_for_function(
+            "(old) => { const id = document.querySelector('[data-board]')?.dataset.gameId;"
+            " return id && id !== old; }",
+            arg=other_than,
+        )
+        return self.page.get_attribute("[data-board]", "data-game-id")
+
+    def state(self) -> dict:
+        return self.server.api(f"/api/games/{self.game_id()}")
+
+    def wait_plies(self, plies: int) -> None:
+        self.page.wait_for_function(
+            f"document.querySelector('[data-board]')?.dataset.plies === '{plies}'"
+        )
+
+    def plies(self) -> int:
+        return int(self.page.get_attribute("[data-board]", "data-plies"))
+
+    def moves_shown(self) -> int:
+        return int(self.page.inner_text("[data-stat=moves]"))
+
+    def press(self, action: str) -> None:
+        self.page.click(f"[data-action={action}]")
+
+    def best_rows(self) -> list[str]:
+        self.page.goto(f"{self.server.url}/#/")
+        self.page.wait_for_selector("[data-best] table, [data-best] p:not(:empty)")
+        return [
+            row.get_attribute("data-best-row") for row in self.page.query_selector_all("[data-best-row]")
+        ]
+
+
+@pytest.fixture
+def play(page, server) -> Play:
+    return Play(page, server)

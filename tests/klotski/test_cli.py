@@ -1,0 +1,87 @@
+import json
+
+import networkx as nx
+import pytest
+
+from tilegames.cli import main
+
+
+def run(capsys, *args):
+    status = main(["klotski", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_solve_json(capsys):
+    status, out, _ = run(capsys, "solve", "横刀立马", "--json")
+    payload = json.loads(out)
+    assert status == 0 and payload["length"] == 81 and payload["metric"] == "moves"
+    assert len(payload["moves"]) == 81 and payload["moves"][0].count(":") == 1
+
+
+def test_solve_by_alias_in_steps(capsys):
+    status, out, _ = run(capsys, "solve", "heng-dao-li-ma", "--metric", "steps", "--json")
+    assert status == 0 and json.loads(out)["length"] == 116
+
+
+def test_unsolvable_exits_1(capsys):
+    status, out, _ = run(capsys, "solve", "zou-tou-wu-lu", "--json")
+    assert status == 1 and json.loads(out) == {"solvable": False}
+
+
+def test_hint(capsys):
+    status, out, _ = run(capsys, "hint", "ABBC/ABBC/DEEF/DGHF/I..J", "--json")
+    assert status == 0 and json.loads(out)["move"] in {
+        "G:D",
+        "G:DR",
+        "H:D",
+        "H:DL",
+        "I:R",
+        "I:RR",
+        "J:L",
+        "J:LL",
+    }
+    status, out, _ = run(capsys, "hint", "ABCD/EFGH/IJKL/.MM./.MM.", "--json")
+    assert status == 1 and json.loads(out)["move"] is None
+
+
+def test_list(capsys):
+    status, out, _ = run(capsys, "list", "--json")
+    rows = json.loads(out)["layouts"]
+    assert status == 0 and len(rows) == 43 and rows[0]["alias"] == "heng-dao-li-ma"
+    status, out, _ = run(capsys, "list")
+    assert "横刀立马\theng-dao-li-ma\tABBC/ABBC/DEEF/DGHF/I..J" in out
+
+
+def test_analyse_with_graph(capsys, tmp_path):
+    path = tmp_path / "g.json"
+    status, out, _ = run(capsys, "analyse", "横刀立马", "--json", "--graph", str(path))
+    payload = json.loads(out)
+    assert (
+        status == 0
+        and payload["positions"] == 25955
+        and payload["positions_mirror_folded"] == 13011
+    )
+    assert payload["distance"] == 81
+    assert nx.node_link_graph(json.loads(path.read_text())).number_of_nodes() == 25955
+
+
+@pytest.mark.parametrize(
+    ("layout", "words"),
+    [
+        ("AABB/AABB/..../CCDD/....", "2×2 pieces"),
+        ("ABBC/ABBC/DEEF/DEHF/I..J", "not a rectangle"),
+        ("ABBC/ABBC/DEEF/DGHF/I..A", "two separate places"),
+        ("ABBC/ABBC/DEEF/DGHF/I..", "row 5 has 3 cells"),
+        ("no-such-layout", "unknown layout name"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, layout, words):
+    for verb in ("solve", "hint", "analyse"):
+        status, out, err = run(capsys, verb, layout, "--json")
+        assert status == 2 and out == "" and err.count("\n") == 1 and words in err
+
+
+def test_bad_metric_exit_2(capsys):
+    status, _, err = run(capsys, "solve", "横刀立马", "--metric", "jumps")
+    assert status == 2 and "jumps" in err

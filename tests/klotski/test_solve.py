@@ -1,0 +1,121 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilegames.klotski import LAYOUTS, NAMED_LAYOUTS, Board, SearchLimitError, hint, solve
+from tilegames.klotski.generate import random_layout
+from tilegames.klotski.solve import reference_search
+
+
+def replay(board: Board, solution) -> Board:
+    """Push every move of a solution on a copy; check it ends solved and that the length is right."""
+    work = board.copy(stack=False)
+    for move in solution.moves:
+        work.push(move)
+    assert work.is_solved()
+    steps = sum(len(move) - 2 for move in solution.moves)
+    assert solution.length == (len(solution.moves) if solution.metric == "moves" else steps)
+    if solution.metric == "steps":
+        assert all(len(move) == 3 for move in solution.moves)
+    return work
+
+
+def test_heng_dao_li_ma_takes_81_moves_and_116_steps():
+    board = LAYOUTS["横刀立马"]
+    moves = solve(board)
+    assert (moves.length, moves.metric) == (81, "moves")
+    replay(board, moves)
+    steps = solve(board, "steps")
+    assert (steps.length, steps.metric) == (116, "steps")
+    replay(board, steps)
+    assert str(board) == "ABBC/ABBC/DEEF/DGHF/I..J"  # solve leaves the board alone
+
+
+def test_every_named_layout_solution_replays():
+    for entry in NAMED_LAYOUTS:
+        board = entry.board
+        solution = solve(board)
+        if entry.name == "走投无路":
+            assert solution is None
+            continue
+        assert solution is not None, entry.name
+        replay(board, solution)
+        assert {move.split(":")[0] for move in solution.moves} <= {p.letter for p in board.pieces}
+
+
+def test_feng_hui_lu_zhuan_both_metrics_agree_with_the_reference():
+    board = LAYOUTS["峰回路转"]
+    for metric in ("moves", "steps"):
+        solution = solve(board, metric)
+        replay(board, solution)
+        assert solution.length == len(reference_search(board, metric)) - 1
+    assert solve(board).length == 138
+
+
+def test_zou_tou_wu_lu_is_unsolvable_after_a_full_search():
+    board = LAYOUTS["走投无路"]
+    assert solve(board) is None and solve(board, "steps") is None
+    assert hint(board) is None
+    assert reference_search(board) is None
+
+
+@pytest.mark.parametrize("name", ["横刀立马", "捷足先登", "兵分三路", "井底之蛙", "将拥曹营"])
+def test_fast_search_matches_the_plain_python_reference(name):
+    board = LAYOUTS[name]
+    for metric in ("moves", "steps"):
+        path = reference_search(board, metric)
+        assert solve(board, metric).length == len(path) - 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.sampled_from([(3, 4), (4, 3), (4, 4), (3, 5), (5, 3)]),
+    st.integers(1, 3),
+)
+def test_random_small_boards_match_the_reference(seed, size, empty):
+    board = random_layout(*size, empty=empty, seed=seed)
+    for metric in ("moves", "steps"):
+        path = reference_search(board, metric)
+        solution = solve(board, metric)
+        if path is None:
+            assert solution is None
+        else:
+            assert solution.length == len(path) - 1
+            replay(board, solution)
+
+
+def test_hint_is_a_first_move_that_brings_the_exit_one_closer():
+    board = LAYOUTS["横刀立马"]
+    move = hint(board)
+    assert move in set(board.moves())
+    board.push(move)
+    assert solve(board).length == 80
+    assert hint(Board.parse("ABCD/EFGH/IJKL/.MM./.MM.")) is None
+    assert solve(Board.parse("ABCD/EFGH/IJKL/.MM./.MM.")).moves == []
+
+
+def test_solving_keeps_letters_of_a_mirrored_start():
+    board = Board.parse(
+        "ABBC/ABBC/DEEF/DGHF/IJ.."
+    )  # lopsided: the search folds it onto its mirror image
+    for metric in ("moves", "steps"):
+        replay(board, solve(board, metric))
+
+
+def test_search_limit_is_reported():
+    with pytest.raises(SearchLimitError, match="limit of 100 positions"):
+        solve(LAYOUTS["横刀立马"], max_states=100)
+    assert solve(LAYOUTS["捷足先登"], max_states=5000).length == 32
+
+
+def test_boards_too_big_for_the_kernel_fall_back_to_python():
+    board = Board.parse("AAB../AAB../CDEFG/HIJKL/MNOPQ")  # 25 cells
+    solution = solve(board)
+    replay(board, solution)
+    assert solution.length == len(reference_search(board)) - 1
+
+
+def test_unknown_metric():
+    with pytest.raises(ValueError, match="unknown metric"):
+        solve(LAYOUTS["横刀立马"], "jumps")

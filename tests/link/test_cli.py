@@ -1,0 +1,76 @@
+"""`tilegames link ...`: JSON shapes and exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tilegames.cli import main
+from tilegames.link import Board, deal
+
+
+def run(capsys, *argv: str) -> tuple[int, dict | None, str]:
+    status = main(["link", *argv])
+    out, err = capsys.readouterr()
+    return status, (json.loads(out) if out.strip().startswith("{") else None), err
+
+
+def test_new_deals_a_clearable_board(capsys):
+    status, payload, _ = run(capsys, "new", "18x8", "--kinds", "36", "--seed", "1", "--json")
+    assert status == 0 and set(payload) == {"board"}
+    board = Board.parse(payload["board"])
+    assert (board.width, board.height, board.remaining) == (18, 8, 144)
+    status, again, _ = run(capsys, "new", "18x8", "--kinds", "36", "--seed", "1", "--json")
+    assert again == payload
+    status, solved, _ = run(capsys, "solve", payload["board"], "--json")
+    assert status == 0 and solved["solvable"] is True and len(solved["pairs"]) == 72
+
+
+def test_hint_gives_pair_and_path(capsys):
+    status, payload, _ = run(capsys, "hint", "A.B/B.A", "--json")
+    assert status == 0
+    assert payload == {"pair": [[0, 0], [1, 2]], "path": [[0, 0], [0, 1], [1, 1], [1, 2]]}
+
+
+def test_hint_on_a_stuck_board_exits_1(capsys):
+    status, payload, _ = run(capsys, "hint", "AB/BA", "--json")
+    assert status == 1 and payload == {"pair": None, "path": None}
+
+
+def test_solve_verdicts(capsys):
+    status, payload, _ = run(capsys, "solve", "AB/BA", "--json")
+    assert status == 1 and payload["solvable"] is False and "pairs" not in payload
+    status, payload, _ = run(capsys, "solve", "AB/AB", "--gravity", "--json")
+    assert status == 0 and payload["solvable"] is True
+    assert payload["pairs"] == [[[0, 0], [1, 0]], [[0, 1], [1, 1]]]
+    board = str(deal(18, 8, 36, seed=3, solvable=False))
+    status, payload, _ = run(capsys, "solve", board, "--max-nodes", "3", "--json")
+    assert status == 1 and payload["solvable"] is None and payload["limit"] == "max_nodes"
+
+
+def test_reshuffle_and_path(capsys):
+    status, payload, _ = run(capsys, "reshuffle", "AB/BA", "--seed", "3", "--json")
+    assert status == 0 and sorted(payload["board"]) == sorted("AB/BA")
+    assert Board.parse(payload["board"]).pairs()
+    status, payload, _ = run(capsys, "path", "A..A", "0,0", "0,3", "--json")
+    assert status == 0 and payload == {"path": [[0, 0], [0, 3]]}
+    status, payload, _ = run(capsys, "path", "AB/BA", "0,0", "1,1", "--json")
+    assert status == 1 and payload == {"path": None}
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["hint", "AB/A"], "row 1 has 1 cells"),
+        (["hint", "AAA"], "kind 'A' appears 3 times"),
+        (["path", "AB/BA", "0,0", "0,1"], "holds 'A' but cell (0, 1) holds 'B'"),
+        (["path", "AB/BA", "0,0", "7,7"], "outside"),
+        (["path", "AB/BA", "0,0", "x"], "ROW,COL"),
+        (["new", "14x6", "--kinds", "36"], "do not fit"),
+        (["new", "4x4", "--kinds", "2", "--copies", "3"], "even"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
+    status, _, err = run(capsys, *argv, "--json")
+    assert status == 2 and needle in err and err.count("\n") == 1

@@ -1,0 +1,167 @@
+"""Paths: the fast run scan against a slow Dijkstra over (cell, direction) with (turns, length)."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilegames.link import Board
+
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def slow_best(board: Board, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
+    """(turns, length) of the best path of at most two turns, by Dijkstra; None if there is none."""
+    lo_r, hi_r = (-1, board.height) if board.ring else (0, board.height - 1)
+    lo_c, hi_c = (-1, board.width) if board.ring else (0, board.width - 1)
+
+    def free(r: int, c: int) -> bool:
+        if not (lo_r <= r <= hi_r and lo_c <= c <= hi_c):
+            return False
+        if 0 <= r < board.height and 0 <= c < board.width:
+            return board[(r, c)] is None
+        return True  # the ring
+
+    heap = [(0, 0, a[0], a[1], d) for d in range(4)]
+    seen: set[tuple[int, int, int]] = set()
+    while heap:
+        turns, length, r, c, d = heapq.heappop(heap)
+        if (r, c) == b:
+            return turns, length
+        if (r, c, d) in seen:
+            continue
+        seen.add((r, c, d))
+        for nd, (dr, dc) in enumerate(DIRECTIONS):
+            nt = turns + (nd != d)
+            if nt > 2 or (dr, dc) == tuple(-x for x in DIRECTIONS[d]):
+                continue
+            nr, nc = r + dr, c + dc
+            if (nr, nc) == b or free(nr, nc):
+                heapq.heappush(heap, (nt, length + 1, nr, nc, nd))
+    return None
+
+
+def check_path(board: Board, a, b, path) -> tuple[int, int]:
+    """Assert `path` is a legal path from a to b; return its (turns, length)."""
+    assert path[0] == list(a) and path[-1] == list(b)
+    length = 0
+    for (r1, c1), (r2, c2) in itertools.pairwise(path):
+        assert (r1 == r2) != (c1 == c2), f"segment {(r1, c1)}-{(r2, c2)} is not straight"
+        steps = abs(r2 - r1) + abs(c2 - c1)
+        dr, dc = (r2 - r1) // steps, (c2 - c1) // steps
+        for k in range(1, steps + 1):
+            r, c = r1 + dr * k, c1 + dc * k
+            if [r, c] == list(b):
+                continue
+            inside = 0 <= r < board.height and 0 <= c < board.width
+            if inside:
+                assert board[(r, c)] is None, f"path crosses tile at {(r, c)}"
+            else:
+                assert board.ring and -1 <= r <= board.height and -1 <= c <= board.width
+        length += steps
+    return len(path) - 2, length
+
+
+boards = st.tuples(
+    st.integers(1, 7), st.integers(1, 6), st.integers(0, 10**9), st.floats(0.0, 0.9), st.booleans()
+)
+
+
+def random_board(width: int, height: int, seed: int, empty: float, ring: bool) -> Board:
+    import random
+
+    rng = random.Random(seed)
+    cells = width * height
+    tiles = [c for c in "ABC" * cells][: cells - cells % 2]
+    pairs = [rng.choice("ABC") for _ in range(len(tiles) // 2)]
+    kinds = [k for k in pairs for _ in range(2)]
+    layout = kinds + ["."] * (cells - len(kinds))
+    rng.shuffle(layout)
+    # empty some pairs so the board is sparse
+    for kind in set(kinds):
+        spots = [i for i, x in enumerate(layout) if x == kind]
+        while len(spots) >= 2 and rng.random() < empty:
+            for i in (spots.pop(), spots.pop()):
+                layout[i] = "."
+    rows = ["".join(layout[r * width : (r + 1) * width]) for r in range(height)]
+    return Board.parse("/".join(rows), ring=ring)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards)
+def test_fast_path_matches_slow_search(params):
+    board = random_board(*params)
+    tiles = list(board.cells())
+    for i, (a, kind) in enumerate(tiles):
+        for b, other in tiles[i + 1 :]:
+            if kind != other:
+                continue
+            fast, slow = board.path(a, b), slow_best(board, a, b)
+            if slow is None:
+                assert fast is None, (str(board), a, b, fast)
+            else:
+                assert fast is not None, (str(board), a, b, slow)
+                assert check_path(board, a, b, fast) == slow, (str(board), a, b, fast, slow)
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards)
+def test_pairs_are_exactly_the_connectable_pairs(params):
+    board = random_board(*params)
+    tiles = list(board.cells())
+    expected = [
+        (a, b)
+        for i, (a, kind) in enumerate(tiles)
+        for b, other in tiles[i + 1 :]
+        if kind == other and slow_best(board, a, b) is not None
+    ]
+    assert board.pairs() == expected
+    assert board.is_stuck() == (not expected and bool(tiles))
+    if expected:
+        assert board.copy().hint() == expected[0]
+
+
+def test_adjacent_tiles_connect_directly():
+    board = Board.parse("XAAX/XBXB")
+    assert board.path((0, 1), (0, 2)) == [[0, 1], [0, 2]]
+    assert Board.parse("AX/AX").path((0, 0), (1, 0)) == [[0, 0], [1, 0]]
+
+
+def test_route_around_the_outside():
+    board = Board.parse("AXXA/XXXX")
+    assert board.path((0, 0), (0, 3)) == [[0, 0], [-1, 0], [-1, 3], [0, 3]]
+    board = Board.parse("XXXX/AXXA")
+    assert board.path((1, 0), (1, 3)) == [[1, 0], [2, 0], [2, 3], [1, 3]]
+    assert Board.parse("AXXA/XXXX", ring=False).path((0, 0), (0, 3)) is None
+
+
+def test_left_ring_column():
+    board = Board.parse("AX/XX/AX")
+    assert board.path((0, 0), (2, 0)) == [[0, 0], [0, -1], [2, -1], [2, 0]]
+
+
+def test_three_turns_are_refused():
+    # A at (0, 0) and (2, 2): the only routes around the walls need three turns.
+    board = Board.parse("A.X/XX./X.A")
+    assert slow_best(board, (0, 0), (2, 2)) is None
+    assert board.path((0, 0), (2, 2)) is None
+    # The same shape with the middle opened: two turns suffice.
+    assert Board.parse("A.X/X.X/X.A").path((0, 0), (2, 2)) is not None
+
+
+def test_two_pairs_blocking_each_other():
+    board = Board.parse("AB/BA")
+    assert board.path((0, 0), (1, 1)) is None
+    assert board.path((0, 1), (1, 0)) is None
+    assert board.is_stuck() and board.pairs() == [] and board.hint() is None
+
+
+def test_fewest_turns_then_shortest():
+    # A straight line beats any detour; an L beats a U.
+    board = Board.parse("A..A/....")
+    assert board.path((0, 0), (0, 3)) == [[0, 0], [0, 3]]
+    board = Board.parse("A.../...A")
+    assert len(board.path((0, 0), (1, 3))) == 3

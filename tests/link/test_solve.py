@@ -1,0 +1,136 @@
+"""The solver against a plain exhaustive search, its solutions replayed, its limits."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilegames.link import Board, LinkSolution, deal, solve
+from tilegames.link.solve import greedy
+
+
+def exhaustive(board: Board, memo: dict[str, bool] | None = None) -> bool:
+    """Obviously right: try every removable pair, every order (positions memoised)."""
+    memo = {} if memo is None else memo
+    if board.is_cleared():
+        return True
+    key = str(board)
+    if key not in memo:
+        memo[key] = False
+        for pair in board.pairs():
+            board.push(pair)
+            found = exhaustive(board, memo)
+            board.pop()
+            if found:
+                memo[key] = True
+                break
+    return memo[key]
+
+
+def small_board(seed: int, gravity: bool, ring: bool) -> Board:
+    """A small random board with kinds of 2 and 4 tiles and some cells already empty."""
+    rng = random.Random(seed)
+    width, height = rng.randint(2, 5), rng.randint(2, 4)
+    cells = width * height
+    tiles: list[str] = []
+    kind = 0
+    while len(tiles) + 2 <= cells * rng.uniform(0.85, 1.0):
+        copies = 4 if rng.random() < 0.35 and len(tiles) + 4 <= cells else 2
+        tiles += ["ABCDEFGHIJ"[kind % 10]] * copies
+        kind += 1
+    layout = tiles + ["."] * (cells - len(tiles))
+    rng.shuffle(layout)
+    rows = ["".join(layout[r * width : (r + 1) * width]) for r in range(height)]
+    return Board.parse("/".join(rows), gravity=gravity, ring=ring)
+
+
+def replay_clears(board: Board, pairs) -> bool:
+    play = board.copy()
+    for pair in pairs:
+        play.push(pair)
+    return play.is_cleared()
+
+
+@pytest.mark.parametrize("gravity", [False, True])
+@pytest.mark.parametrize("ring", [True, False])
+def test_verdicts_match_exhaustive_search(gravity, ring):
+    verdicts = []
+    for seed in range(400):
+        board = small_board(seed, gravity, ring)
+        result = solve(board)
+        expected = exhaustive(board.copy())
+        assert result.solvable is expected, (str(board), gravity, ring)
+        if expected:
+            assert replay_clears(board, result.pairs), str(board)
+        else:
+            assert result.pairs == []
+        verdicts.append(expected)
+    assert 0 < sum(verdicts) < len(verdicts)  # both verdicts are exercised
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.booleans(), st.booleans())
+def test_safe_rule_and_memo_agree_with_plain_search(seed, gravity, ring):
+    board = small_board(seed, gravity, ring)
+    fast = solve(board)
+    plain = solve(board, safe=False, memo=False)
+    assert fast.solvable is plain.solvable is exhaustive(board.copy())
+
+
+def test_safe_rule_clears_a_kind_in_the_right_pairing():
+    # Four A tiles: pairing the two adjacent ones first strands the others behind B and C,
+    # so only the pairing the rule checks (the remaining two still connect) is safe.
+    board = Board.parse("AABA/BCAC")
+    assert exhaustive(board.copy()) is True
+    result = solve(board)
+    assert result.solvable and replay_clears(board, result.pairs)
+
+
+def test_classic_deadlock_is_proven():
+    result = solve(Board.parse("AB/BA"))
+    assert result == LinkSolution(False, [], 1)
+    assert solve(Board.parse("..../.AB./.BA./....")).solvable is False
+
+
+def test_cleared_board_is_solved_by_nothing():
+    assert solve(Board.parse("../..")) == LinkSolution(True, [], 1)
+
+
+def test_limits_give_undecided():
+    board = deal(18, 8, 36, seed=3, solvable=False)
+    by_nodes = solve(board, max_nodes=5)
+    assert by_nodes.solvable is None and by_nodes.limit == "max_nodes" and by_nodes.pairs == []
+    by_time = solve(board, timeout=0)
+    assert by_time.solvable is None and by_time.limit == "timeout"
+
+
+def test_full_size_deals_are_solved_and_replay():
+    for seed in range(3):
+        for gravity in (False, True):
+            board = deal(18, 8, 36, seed=seed, gravity=gravity)
+            result = solve(board, max_nodes=100_000)
+            assert result.solvable is True and replay_clears(board, result.pairs)
+
+
+def test_greedy_baseline_plays_legal_moves():
+    cleared, moves = greedy(Board.parse("AB/BA"))
+    assert (cleared, moves) == (False, 0)
+    cleared, moves = greedy(Board.parse("AABB"))
+    assert (cleared, moves) == (True, 2)
+
+
+@pytest.mark.parametrize(
+    ("shape", "ring", "gravity"),
+    [((4, 4, 4, 4), False, False), ((6, 4, 6, 4), False, False), ((6, 4, 6, 4), False, True)],
+)
+def test_full_deals_with_four_of_a_kind_match_exhaustive_search(shape, ring, gravity):
+    verdicts = []
+    for seed in range(40):
+        board = deal(*shape, seed=seed, solvable=False, ring=ring, gravity=gravity)
+        result = solve(board)
+        assert result.solvable is exhaustive(board.copy()), str(board)
+        verdicts.append(result.solvable)
+    assert True in verdicts

@@ -1,0 +1,45 @@
+"""Shared helpers for the sliding puzzle tests: a plain-Python BFS as the obviously right reference."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+
+def neighbours(tiles: tuple[int, ...], width: int, height: int):
+    """Boards one move away (swap the blank with an orthogonal neighbour)."""
+    z = tiles.index(0)
+    r, c = divmod(z, width)
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < height and 0 <= cc < width:
+            s = rr * width + cc
+            t = list(tiles)
+            t[z], t[s] = t[s], 0
+            yield tuple(t)
+
+
+def bfs_distances(goal: tuple[int, ...], width: int, height: int) -> dict[tuple[int, ...], int]:
+    """Distance from `goal` to every board reachable from it."""
+    dist = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        state = queue.popleft()
+        for nxt in neighbours(state, width, height):
+            if nxt not in dist:
+                dist[nxt] = dist[state] + 1
+                queue.append(nxt)
+    return dist
+
+
+@pytest.fixture(scope="session")
+def bfs():
+    """The reference BFS: `bfs(goal_tiles, width, height)` -> {tiles: distance}."""
+    return bfs_distances
+
+
+@pytest.fixture(scope="session")
+def pdb_cache(tmp_path_factory):
+    """An empty pattern-database cache for this test session: the 6-6-3 tables are built from nothing."""
+    return tmp_path_factory.mktemp("pdb-cache")

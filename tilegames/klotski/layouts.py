@@ -1,0 +1,86 @@
+"""The classic named layouts (横刀立马 and friends), by Chinese name and by pinyin alias.
+
+The table ships in the package as ``layouts.tsv`` (name, alias, layout), a copy of the project's public reference
+list with the aliases added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from importlib import resources
+
+from tilegames.klotski.board import Board, LayoutError
+
+
+class UnknownLayoutError(LayoutError):
+    """A layout name or alias that is not in the table."""
+
+
+@dataclass(frozen=True)
+class NamedLayout:
+    """One classic layout."""
+
+    name: str
+    """Its Chinese name, e.g. 横刀立马."""
+    alias: str
+    """Its pinyin alias, e.g. heng-dao-li-ma."""
+    layout: str
+    """Its layout notation."""
+
+    @property
+    def board(self) -> Board:
+        """A fresh board of the layout."""
+        return Board.parse(self.layout)
+
+
+def _read_table() -> tuple[NamedLayout, ...]:
+    text = resources.files("tilegames.klotski").joinpath("layouts.tsv").read_text(encoding="utf-8")
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    header, *body = rows
+    if header != ["name", "alias", "layout"]:
+        raise LayoutError(f"layouts.tsv has header {header}, expected name, alias, layout")
+    return tuple(NamedLayout(*row) for row in body)
+
+
+NAMED_LAYOUTS: tuple[NamedLayout, ...] = _read_table()
+"""Every named layout, in the order of the data file (for menus)."""
+
+
+class _Layouts(Mapping[str, Board]):
+    """Name or pinyin alias → Board; every lookup returns a fresh board, so pushing on it harms no one."""
+
+    def __init__(self, entries: tuple[NamedLayout, ...]) -> None:
+        self._layouts = {
+            key: entry.layout for entry in entries for key in (entry.name, entry.alias)
+        }
+
+    def __getitem__(self, key: str) -> Board:
+        return Board.parse(self._layouts[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._layouts)
+
+    def __len__(self) -> int:
+        return len(self._layouts)
+
+    def __repr__(self) -> str:
+        return f"<LAYOUTS: {len(self._layouts) // 2} layouts by name and alias>"
+
+
+LAYOUTS: Mapping[str, Board] = _Layouts(NAMED_LAYOUTS)
+"""Name or pinyin alias → a fresh Board of that layout."""
+
+
+def layout(text: str) -> Board:
+    """A fresh board from a layout name, a pinyin alias (any case) or layout notation."""
+    key = text.strip()
+    for entry in NAMED_LAYOUTS:
+        if key in (entry.name, entry.alias) or key.lower() == entry.alias:
+            return entry.board
+    if "/" in key or "\n" in key:
+        return Board.parse(key)
+    raise UnknownLayoutError(
+        f"unknown layout name {key!r}: give a name such as 横刀立马 or heng-dao-li-ma "
+        "(`tilegames klotski list` shows them all) or a layout such as ABBC/ABBC/DEEF/DGHF/I..J"
+    )

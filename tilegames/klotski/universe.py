@@ -1,0 +1,271 @@
+"""The whole universe of a board: every valid layout, its connected groups, and the hardest layouts per piece set.
+
+A *layout* here is what the strongest public analysers count: exactly one 2×2 piece, any mix of 1×2, 2×1 and 1×1
+pieces, at least two empty cells; pieces of one shape are interchangeable and a layout and its mirror image are
+two layouts. On the classic 4×5 board that gives 29,334,498 layouts. A *group* is a connected component of the
+move graph; a *piece set* is the numbers of 1×2 (horizontal), 2×1 (vertical) and 1×1 pieces. Distances are to the
+nearest solved layout, in moves (a piece moved any distance counts one).
+
+The result is saved as JSON under the cache directory (``$TILEGAMES_CACHE``, else
+``platformdirs.user_cache_dir("tilegames")``) and loaded from there afterwards; a damaged file is recomputed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from tilegames.klotski import universe_kernels as uk
+from tilegames.klotski.solve import tables
+from tilegames.klotski.space import board_from_key
+
+FORMAT = 1
+BUCKET_BITS = 24
+HARDEST_KEPT = 20
+
+
+@dataclass(frozen=True)
+class PieceSet:
+    """The layouts of one piece set and the hardest of them."""
+
+    horizontal: int
+    """1×2 pieces (one row, two columns)."""
+    vertical: int
+    """2×1 pieces (two rows, one column)."""
+    singles: int
+    """1×1 pieces."""
+    layouts: int
+    """Layouts with this piece set."""
+    groups: int
+    """Connected groups they fall into."""
+    solvable_groups: int
+    """Groups that contain a solved layout."""
+    hardest: int
+    """Largest distance to the nearest win over the solvable layouts (-1 when none is solvable)."""
+    hardest_count: int
+    """How many layouts are that far."""
+    hardest_layouts: list[str]
+    """Up to 20 of them, in code order (notation, pieces lettered in reading order)."""
+
+
+@dataclass(frozen=True)
+class Universe:
+    """Every layout of a board, grouped."""
+
+    width: int
+    height: int
+    layouts: int
+    """Valid layouts (shapes only, mirror images apart)."""
+    groups: int
+    """Connected groups of the move graph."""
+    solvable_layouts: int
+    """Layouts from which a solved layout can be reached."""
+    solvable_groups: int
+    """Groups that contain a solved layout."""
+    solved_layouts: int
+    """Layouts that are solved already."""
+    largest_group: int
+    """Size of the biggest group."""
+    seconds: float
+    """Wall time of the computation (not of loading the cache)."""
+    piece_sets: list[PieceSet]
+    """Per piece set, hardest first."""
+    path: str = ""
+    """Where the result is cached."""
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        data = asdict(self)
+        data["piece_sets"] = [asdict(entry) for entry in self.piece_sets]
+        return data
+
+
+def cache_directory(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The cache directory: `explicit`, else $TILEGAMES_CACHE, else the user cache directory of tilegames."""
+    if explicit is not None:
+        return Path(explicit)
+    if os.environ.get("TILEGAMES_CACHE"):
+        return Path(os.environ["TILEGAMES_CACHE"])
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("tilegames"))
+
+
+def universe(
+    width: int = 4,
+    height: int = 5,
+    *,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = True,
+    recompute: bool = False,
+    min_empty: int = 2,
+) -> Universe:
+    """The universe of a board, from the cache or computed (then cached). See the module docstring."""
+    path = _cache_path(cache_dir, width, height, min_empty)
+    if not recompute and path.exists():
+        try:
+            return _load(path)
+        except (ValueError, KeyError, TypeError):
+            pass  # damaged or old: compute again
+    result = compute(width, height, progress=progress, min_empty=min_empty)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = result.summary()
+    data["format"] = FORMAT
+    data["path"] = str(path)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    temporary.replace(path)
+    return _from_dict(data)
+
+
+def _cache_path(directory: str | os.PathLike[str] | None, width: int, height: int, min_empty: int) -> Path:
+    return cache_directory(directory) / f"klotski-universe-{width}x{height}-e{min_empty}.json"
+
+
+def _load(path: Path) -> Universe:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if data.get("format") != FORMAT:
+        raise ValueError("old cache format")
+    data["path"] = str(path)
+    return _from_dict(data)
+
+
+def _from_dict(data: dict[str, Any]) -> Universe:
+    fields = {k: v for k, v in data.items() if k != "format"}
+    fields["piece_sets"] = [PieceSet(**entry) for entry in data["piece_sets"]]
+    return Universe(**fields)
+
+
+@dataclass(frozen=True)
+class Arrays:
+    """The per-layout arrays of a computed universe (for tests and further analysis)."""
+
+    codes: np.ndarray
+    """Every layout's code, sorted."""
+    group: np.ndarray
+    """Group id of each layout (groups numbered in order of their smallest code)."""
+    distance: np.ndarray
+    """Distance in moves to the nearest solved layout, -1 if none is reachable."""
+
+
+def compute_arrays(
+    width: int, height: int, *, min_empty: int = 2, report: Callable[[str, float], None] | None = None
+) -> Arrays:
+    """Enumerate, group and measure; `report(stage, fraction)` is called as the work goes on."""
+    say = report or (lambda stage, fraction: None)
+    t = tables(width, height)
+    say("enumerate", 0.0)
+    codes = uk.enumerate_codes(width, height, min_empty)
+    say("enumerate", 1.0)
+    bits = 3 * width * height
+    shift = max(0, bits - BUCKET_BITS)
+    buckets = np.searchsorted(codes >> np.uint64(shift), np.arange((1 << (bits - shift)) + 1, dtype=np.uint64))
+    buckets = buckets.astype(np.int64)
+    total = len(codes)
+    group = np.full(total, -1, dtype=np.int32)
+    queue = np.zeros(total, dtype=np.int32)
+    state = np.zeros(4, dtype=np.int64)
+    done = 0
+    while True:
+        step = uk.label_groups(codes, buckets, np.uint64(shift), width, height, t.kernel, group, queue, state, 1_000_000)
+        done += step
+        say("group", done / total)
+        if step == 0:
+            break
+    distance = np.full(total, -1, dtype=np.int16)
+    solved = np.zeros(total, dtype=bool)
+    for mask, bits_ in zip(t.goal_masks, t.goal_bits, strict=True):
+        solved |= (codes & mask) == bits_
+    distance[solved] = 0
+    level, reached = 0, int(solved.sum())
+    while True:
+        if uk.bfs_level(codes, buckets, np.uint64(shift), width, height, t.kernel, False, distance, level) == 0:
+            break
+        level += 1
+        reached += int(np.count_nonzero(distance == level))
+        say("distance", reached / total)
+    return Arrays(codes, group, distance)
+
+
+def compute(width: int = 4, height: int = 5, *, progress: bool = True, min_empty: int = 2) -> Universe:
+    """Compute the universe (no cache), with a rich progress bar unless `progress` is False."""
+    started = time.perf_counter()
+    if progress:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"), TimeElapsedColumn()
+        ) as bar:
+            tasks: dict[str, Any] = {}
+
+            def report(stage: str, fraction: float) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bar.add_task(f"{width}x{height} {stage}", total=1.0)
+                bar.update(tasks[stage], completed=min(1.0, fraction))
+
+            arrays = compute_arrays(width, height, min_empty=min_empty, report=report)
+    else:
+        arrays = compute_arrays(width, height, min_empty=min_empty)
+    return summarise(arrays, width, height, time.perf_counter() - started)
+
+
+def piece_set_of(code: int, width: int, height: int) -> tuple[int, int, int]:
+    """(horizontal 1×2, vertical 2×1, 1×1) counts of a layout code."""
+    n = width * height
+    types = [code >> 3 * (n - 1 - cell) & 7 for cell in range(n)]
+    return types.count(2) // 2, types.count(3) // 2, types.count(1)
+
+
+def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Universe:
+    """Fold the per-layout arrays into per-group and per-piece-set figures."""
+    codes, group, distance = arrays.codes, arrays.group, arrays.distance
+    groups = int(group.max()) + 1 if len(group) else 0
+    size, top, _, first = uk.group_stats(group, distance, groups)
+    sets: dict[tuple[int, int, int], int] = {}
+    set_of_group = np.zeros(groups, dtype=np.int64)
+    for g in range(groups):
+        key = piece_set_of(int(codes[first[g]]), width, height)
+        set_of_group[g] = sets.setdefault(key, len(sets))
+    order = list(sets)
+    hardest = np.full(len(order), -1, dtype=np.int64)
+    np.maximum.at(hardest, set_of_group, top)
+    layouts = np.bincount(set_of_group, weights=size, minlength=len(order)).astype(np.int64)
+    group_count = np.bincount(set_of_group, minlength=len(order))
+    solvable_count = np.bincount(set_of_group[top >= 0], minlength=len(order))
+    picks, counts = uk.hardest_positions(group, distance, set_of_group, hardest, HARDEST_KEPT)
+    examples: dict[int, list[str]] = {s: [] for s in range(len(order))}
+    for index, s in picks:
+        examples[int(s)].append(str(board_from_key(int(codes[index]), width, height)))
+    entries = [
+        PieceSet(
+            *order[s],
+            layouts=int(layouts[s]),
+            groups=int(group_count[s]),
+            solvable_groups=int(solvable_count[s]),
+            hardest=int(hardest[s]),
+            hardest_count=int(counts[s]) if hardest[s] >= 0 else 0,
+            hardest_layouts=examples[s],
+        )
+        for s in range(len(order))
+    ]
+    entries.sort(key=lambda e: (-e.hardest, e.horizontal, e.vertical, e.singles))
+    solvable_groups = top >= 0
+    return Universe(
+        width=width,
+        height=height,
+        layouts=len(codes),
+        groups=groups,
+        solvable_layouts=int(size[solvable_groups].sum()),
+        solvable_groups=int(solvable_groups.sum()),
+        solved_layouts=int(np.count_nonzero(distance == 0)),
+        largest_group=int(size.max()) if groups else 0,
+        seconds=round(seconds, 2),
+        piece_sets=entries,
+    )

@@ -1,0 +1,190 @@
+"""Compiled loops of the whole-universe analysis: enumerate every layout, rank codes, label groups, BFS levels.
+
+Codes as in :mod:`tilegames.klotski.kernels`; the universe is a sorted uint64 array of codes and a position's
+index in it is its *rank* (found by binary search inside a bucket of codes sharing their top bits).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from tilegames.klotski.kernels import expand
+
+SEVEN = np.uint64(7)
+
+
+@njit(cache=True)
+def _place(grid, cell, n, w, h, empties, big, min_empty, out, count, write):
+    while cell < n and grid[cell] >= 0:
+        cell += 1
+    if cell == n:
+        if big and empties >= min_empty:
+            if write:
+                code = np.uint64(0)
+                for i in range(n):
+                    code = (code << np.uint64(3)) | np.uint64(grid[i])
+                out[count] = code
+            count += 1
+        return count
+    r, c = cell // w, cell % w
+    # options in increasing occupant type, so codes come out sorted
+    grid[cell] = 0
+    count = _place(grid, cell + 1, n, w, h, empties + 1, big, min_empty, out, count, write)
+    grid[cell] = 1
+    count = _place(grid, cell + 1, n, w, h, empties, big, min_empty, out, count, write)
+    if c + 1 < w and grid[cell + 1] < 0:
+        grid[cell] = 2
+        grid[cell + 1] = 2
+        count = _place(grid, cell + 2, n, w, h, empties, big, min_empty, out, count, write)
+        grid[cell + 1] = -1
+    if r + 1 < h and grid[cell + w] < 0:
+        grid[cell] = 3
+        grid[cell + w] = 3
+        count = _place(grid, cell + 1, n, w, h, empties, big, min_empty, out, count, write)
+        grid[cell + w] = -1
+    if not big and c + 1 < w and r + 1 < h and grid[cell + 1] < 0 and grid[cell + w] < 0 and grid[cell + w + 1] < 0:
+        grid[cell] = 4
+        grid[cell + 1] = 4
+        grid[cell + w] = 4
+        grid[cell + w + 1] = 4
+        count = _place(grid, cell + 2, n, w, h, empties, True, min_empty, out, count, write)
+        grid[cell + 1] = -1
+        grid[cell + w] = -1
+        grid[cell + w + 1] = -1
+    grid[cell] = -1
+    return count
+
+
+@njit(cache=True)
+def enumerate_codes(w, h, min_empty):
+    """Every layout with exactly one 2×2 piece and at least `min_empty` empty cells, as sorted codes."""
+    n = w * h
+    grid = np.full(n, -1, dtype=np.int64)
+    total = _place(grid, 0, n, w, h, 0, False, min_empty, np.zeros(1, dtype=np.uint64), 0, False)
+    out = np.zeros(total, dtype=np.uint64)
+    _place(grid, 0, n, w, h, 0, False, min_empty, out, 0, True)
+    return out
+
+
+@njit(cache=True)
+def rank(codes, buckets, shift, key):
+    """Index of `key` in the sorted `codes` (-1 if absent)."""
+    lo = buckets[key >> shift]
+    hi = buckets[(key >> shift) + np.uint64(1)]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if codes[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < codes.shape[0] and codes[lo] == key:
+        return lo
+    return -1
+
+
+@njit(cache=True)
+def label_groups(codes, buckets, shift, w, h, tabs, group, queue, state, budget):
+    """Label connected groups by BFS over unit steps, resumably: `state` is [next index, head, tail, groups].
+
+    Processes at most `budget` positions and returns how many it did.
+    """
+    n = w * h
+    out_key = np.zeros(n * n + 4 * n, dtype=np.uint64)
+    out_hash = np.zeros(n * n + 4 * n, dtype=np.uint64)
+    out_move = np.zeros(n * n + 4 * n, dtype=np.int64)
+    work = np.zeros(6 * n, dtype=np.int64)
+    i, head, tail, groups = state[0], state[1], state[2], state[3]
+    total = codes.shape[0]
+    done = 0
+    while done < budget:
+        if head == tail:
+            while i < total and group[i] >= 0:
+                i += 1
+            if i == total:
+                break
+            group[i] = groups
+            groups += 1
+            queue[0] = i
+            head, tail = 0, 1
+        x = queue[head]
+        head += 1
+        done += 1
+        found = expand(codes[x], w, h, True, False, tabs, out_key, out_hash, out_move, work)
+        for k in range(found):
+            j = rank(codes, buckets, shift, out_key[k])
+            if group[j] < 0:
+                group[j] = group[x]
+                queue[tail] = j
+                tail += 1
+    state[0], state[1], state[2], state[3] = i, head, tail, groups
+    return done
+
+
+@njit(cache=True, parallel=True)
+def bfs_level(codes, buckets, shift, w, h, tabs, steps, distance, level):
+    """One level of a multi-source BFS: give distance level + 1 to every unvisited neighbour of level `level`.
+
+    Parallel over blocks of positions; two threads may write the same distance to the same cell, which is benign.
+    Returns how many positions got the new level (counted once each after the level, see caller).
+    """
+    n = w * h
+    total = codes.shape[0]
+    blocks = 256
+    size = (total + blocks - 1) // blocks
+    expanded = 0
+    for b in prange(blocks):
+        out_key = np.zeros(n * n + 4 * n, dtype=np.uint64)
+        out_hash = np.zeros(n * n + 4 * n, dtype=np.uint64)
+        out_move = np.zeros(n * n + 4 * n, dtype=np.int64)
+        work = np.zeros(6 * n, dtype=np.int64)
+        local = 0
+        for i in range(b * size, min(total, (b + 1) * size)):
+            if distance[i] != level:
+                continue
+            local += 1
+            found = expand(codes[i], w, h, steps, False, tabs, out_key, out_hash, out_move, work)
+            for k in range(found):
+                j = rank(codes, buckets, shift, out_key[k])
+                if distance[j] < 0:
+                    distance[j] = level + 1
+        expanded += local
+    return expanded
+
+
+@njit(cache=True)
+def group_stats(group, distance, groups):
+    """Per group: size, largest distance (-1 if unsolvable) and the first position at it."""
+    size = np.zeros(groups, dtype=np.int64)
+    top = np.full(groups, -1, dtype=np.int64)
+    at = np.full(groups, -1, dtype=np.int64)
+    first = np.full(groups, -1, dtype=np.int64)
+    for i in range(group.shape[0]):
+        g = group[i]
+        size[g] += 1
+        if first[g] < 0:
+            first[g] = i
+        if distance[i] > top[g]:
+            top[g] = distance[i]
+            at[g] = i
+    return size, top, at, first
+
+
+@njit(cache=True)
+def hardest_positions(group, distance, set_of_group, hardest, cap):
+    """Positions whose distance equals the hardest of their piece set: (index, set) pairs, at most `cap` per set."""
+    sets = hardest.shape[0]
+    taken = np.zeros(sets, dtype=np.int64)
+    counts = np.zeros(sets, dtype=np.int64)
+    out = np.zeros((sets * cap, 2), dtype=np.int64)
+    used = 0
+    for i in range(group.shape[0]):
+        s = set_of_group[group[i]]
+        if distance[i] >= 0 and distance[i] == hardest[s]:
+            counts[s] += 1
+            if taken[s] < cap:
+                out[used, 0] = i
+                out[used, 1] = s
+                used += 1
+                taken[s] += 1
+    return out[:used], counts

@@ -1,0 +1,229 @@
+"""Deals and reshuffles: uniform shuffles, and boards that can be cleared by construction.
+
+A board is made clearable by playing it out on a copy: remove a random connectable pair
+again and again; whenever the copy gets stuck, relabel the tiles that remain (shuffle their
+kinds). Which cells are free depends only on which cells are occupied, never on kinds, so a
+relabelling keeps every earlier removal legal; carrying the labels back to the starting cells
+(tiles are tracked by identity, so this holds with gravity too) gives a board together with a
+solution.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from tilegames.link.board import Board, LinkError, Pair
+from tilegames.link.path import find_pairs
+
+#: Kind characters in the order deals use them.
+KINDS = (
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ"
+    "бгджзилпфцчшщъыэюяБГДЖЗИЛПФЦЧШЩЭЮЯ"
+)
+
+#: How many random relabellings to try before forcing a pair by a swap.
+_TRIES = 200
+
+
+class DealError(LinkError):
+    """Deal parameters that cannot make a board, or tiles no arrangement can give a move."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A dealt board with a proof that it can be cleared."""
+
+    board: Board
+    """The board, as dealt."""
+    solution: list[Pair]
+    """Pairs that clear it in this order (empty for a plain random deal)."""
+
+
+def _rng(seed: int | random.Random | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def _layout(width: int, height: int, kinds: int, copies: int) -> list[str]:
+    """The multiset of kinds for a full board: groups of `copies` tiles, kinds taken in turn."""
+    if width < 1 or height < 1:
+        raise DealError(f"a board needs at least one row and column, not {width}x{height}")
+    if copies < 2 or copies % 2:
+        raise DealError(f"copies must be even and at least 2, not {copies}")
+    if not 1 <= kinds <= len(KINDS):
+        raise DealError(f"kinds must be from 1 to {len(KINDS)}, not {kinds}")
+    cells = width * height
+    if cells % copies:
+        raise DealError(f"{width}x{height} has {cells} cells, not a multiple of copies={copies}")
+    groups = cells // copies
+    if kinds > groups:
+        raise DealError(
+            f"{kinds} kinds x {copies} copies = {kinds * copies} tiles do not fit "
+            f"a {width}x{height} board of {cells} cells"
+        )
+    return [KINDS[g % kinds] for g in range(groups) for _ in range(copies)]
+
+
+def deal(
+    width: int,
+    height: int,
+    kinds: int,
+    copies: int = 4,
+    *,
+    seed: int | random.Random | None = None,
+    gravity: bool = False,
+    solvable: bool = True,
+    ring: bool = True,
+) -> Board:
+    """A full `width` x `height` board of `kinds` kinds, each in groups of `copies` tiles.
+
+    When `kinds * copies` is less than the cells, kinds repeat in turn (KShisen's 30x16 uses 36
+    kinds). With `solvable` the board can be cleared (by construction), else it is a plain
+    uniform random arrangement.
+    """
+    return deal_with_solution(
+        width, height, kinds, copies, seed=seed, gravity=gravity, solvable=solvable, ring=ring
+    ).board
+
+
+def deal_with_solution(
+    width: int,
+    height: int,
+    kinds: int,
+    copies: int = 4,
+    *,
+    seed: int | random.Random | None = None,
+    gravity: bool = False,
+    solvable: bool = True,
+    ring: bool = True,
+) -> Deal:
+    """Like `deal`, also returning the solution the construction played."""
+    rng = _rng(seed)
+    tiles = _layout(width, height, kinds, copies)
+    rng.shuffle(tiles)
+    rows = ["".join(tiles[r * width : (r + 1) * width]) for r in range(height)]
+    board = Board(rows, gravity=gravity, ring=ring)
+    if not solvable:
+        return Deal(board, [])
+    return _construct(board, rng)
+
+
+def reshuffle(
+    board: Board, seed: int | random.Random | None = None, *, solvable: bool = True
+) -> Board:
+    """A new board: the kinds shuffled over the occupied cells, empty cells left empty.
+
+    The shuffle is Fisher-Yates (uniform), redrawn until the board has a move, so it is uniform
+    over the arrangements that have one. With `solvable` the result is then made clearable by
+    the deal's construction (play out, relabel when stuck). The move stack is not kept; the
+    assisted flag is.
+    """
+    rng = _rng(seed)
+    result = board.copy()
+    result.move_stack, result._undo = [], []
+    cells = [cell for cell, _ in board.cells()]
+    if not cells:
+        return result
+    kinds = [kind for _, kind in board.cells()]
+    for _ in range(_TRIES):
+        rng.shuffle(kinds)
+        _label(result, cells, kinds)
+        if len(find_pairs(result._grid, True)):
+            break
+    else:
+        _force_pair(result, cells, rng)
+    if solvable:
+        result = _construct(result, rng).board
+        result.assisted = board.assisted
+    return result
+
+
+def _label(board: Board, cells: list[tuple[int, int]], kinds: list[str]) -> None:
+    for (r, c), kind in zip(cells, kinds, strict=True):
+        board._grid[r + 1, c + 1] = ord(kind)
+
+
+def _force_pair(board: Board, cells: list[tuple[int, int]], rng: random.Random) -> None:
+    """Relabel so that some geometrically connectable pair of cells holds one kind."""
+    grid = board._grid
+    occupied = [(r + 1, c + 1) for r, c in cells]
+    marker = np.where(grid > 0, 1, grid)  # every tile one kind: any connectable pair shows
+    candidates = find_pairs(marker.astype(np.int32), False)
+    if len(candidates) == 0:
+        raise DealError("no arrangement of these tiles has a move: no two cells can be joined")
+    r1, c1, r2, c2 = candidates[rng.randrange(len(candidates))].tolist()
+    kind = grid[r1, c1]
+    if grid[r2, c2] != kind:
+        other = next(p for p in occupied if grid[p] == kind and p != (r1, c1))
+        grid[other], grid[r2, c2] = grid[r2, c2], kind
+
+
+def _construct(board: Board, rng: random.Random) -> Deal:
+    """Play `board` out on a copy, relabelling when stuck; return the relabelled board and play."""
+    w = board.width
+    ids = np.zeros_like(board._grid)  # tile identities: 1 + the starting cell's flat index
+    kind_of: dict[int, int] = {}
+    for (r, c), kind in board.cells():
+        ids[r + 1, c + 1] = 1 + r * w + c
+        kind_of[1 + r * w + c] = ord(kind)
+    walls = board._grid < 0
+    play = board.copy()
+    play.move_stack, play._undo = [], []
+    solution: list[Pair] = []
+
+    def sync() -> None:  # play's grid shows the current kind of each identity
+        play._grid[:] = np.where(walls, board._grid, 0)
+        mask = ids > 0
+        play._grid[mask] = [kind_of[t] for t in ids[mask].tolist()]
+
+    sync()
+    while True:
+        found = find_pairs(play._grid, False)
+        if len(found) == 0:
+            if not np.any(ids > 0):
+                break
+            _relabel(ids, kind_of, rng, play, sync)
+            continue
+        r1, c1, r2, c2 = found[rng.randrange(len(found))].tolist()
+        solution.append(((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)))
+        ids[r1, c1] = ids[r2, c2] = 0
+        if play.gravity:
+            for c in {c1, c2}:
+                column = ids[1:-1, c]
+                alive = column[column > 0]
+                column[:] = 0
+                if len(alive):
+                    column[len(column) - len(alive) :] = alive
+        sync()
+    result = board.copy()
+    for tile, kind in kind_of.items():
+        r, c = divmod(tile - 1, w)
+        result._grid[r + 1, c + 1] = kind
+    return Deal(result, solution)
+
+
+def _relabel(
+    ids: np.ndarray,
+    kind_of: dict[int, int],
+    rng: random.Random,
+    play: Board,
+    sync: Callable[[], None],
+) -> None:
+    """Shuffle the kinds of the remaining tiles until a pair shows (forcing one if needed)."""
+    alive = ids[ids > 0].tolist()
+    kinds = [kind_of[t] for t in alive]
+    for _ in range(_TRIES):
+        rng.shuffle(kinds)
+        for tile, kind in zip(alive, kinds, strict=True):
+            kind_of[tile] = kind
+        sync()
+        if len(find_pairs(play._grid, True)):
+            return
+    cells = [(int(r) - 1, int(c) - 1) for r, c in zip(*np.nonzero(ids > 0), strict=True)]
+    _force_pair(play, cells, rng)
+    for r, c in cells:
+        kind_of[int(ids[r + 1, c + 1])] = int(play._grid[r + 1, c + 1])

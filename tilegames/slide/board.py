@@ -1,0 +1,293 @@
+"""The sliding number puzzle board: notation, legal moves, make/unmake, solved and solvable.
+
+A board is W×H cells in row-major order holding the tiles 1..W·H−1 and the blank 0. A move is named by
+the direction the *tile* travels (`R`: the tile left of the blank slides right into it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+MOVES = "UDLR"
+MAX_CELLS = 4_000_000
+_ROW_SPLIT = re.compile(r"\s*[/\n]\s*")
+
+
+class InvalidBoardError(ValueError):
+    """The text or the tiles do not describe a board (ragged rows, a missing or duplicate tile, ...)."""
+
+
+class InvalidMoveError(ValueError):
+    """The text is not a move: a move is one of the letters U, D, L, R."""
+
+
+class IllegalMoveError(ValueError):
+    """A move, but not legal here: no tile can slide that way into the blank."""
+
+
+def _check_size(width: int, height: int) -> None:
+    if width < 2 or height < 2:
+        raise InvalidBoardError(f"board is {width}x{height}: width and height must be at least 2")
+    if width * height > MAX_CELLS:
+        raise InvalidBoardError(
+            f"board {width}x{height} has {width * height} cells, more than the limit {MAX_CELLS}"
+        )
+
+
+def _blank_offset(move: str, width: int) -> int:
+    """How the blank's index changes when a tile moves in direction `move`."""
+    return {"U": width, "D": -width, "L": 1, "R": -1}[move]
+
+
+def permutation_parity(perm: Sequence[int]) -> int:
+    """Parity (0 even, 1 odd) of a permutation of 0..n−1, by counting cycles: O(n), not O(n²)."""
+    n = len(perm)
+    seen = bytearray(n)
+    cycles = 0
+    for start in range(n):
+        if seen[start]:
+            continue
+        cycles += 1
+        i = start
+        while not seen[i]:
+            seen[i] = 1
+            i = perm[i]
+    return (n - cycles) & 1
+
+
+class Board:
+    """A W×H sliding puzzle position with a move stack (`push`/`pop`), like python-chess's Board."""
+
+    __slots__ = ("_blank", "_stack", "_tiles", "height", "width")
+
+    def __init__(self, width: int, height: int, tiles: Sequence[int]) -> None:
+        _check_size(width, height)
+        n = width * height
+        if len(tiles) != n:
+            raise InvalidBoardError(f"a {width}x{height} board has {n} tiles, got {len(tiles)}")
+        seen = bytearray(n)
+        for index, tile in enumerate(tiles):
+            if not isinstance(tile, int) or not 0 <= tile < n:
+                raise InvalidBoardError(
+                    f"tile {tile!r} at row {index // width + 1}, column {index % width + 1} "
+                    f"is out of range 0..{n - 1}"
+                )
+            if seen[tile]:
+                raise InvalidBoardError(
+                    f"tile {tile} appears twice (again at row {index // width + 1}, "
+                    f"column {index % width + 1})"
+                )
+            seen[tile] = 1
+        self.width = width
+        self.height = height
+        self._tiles = list(tiles)
+        self._blank = self._tiles.index(0)
+        self._stack: list[str] = []
+
+    # -- notation -----------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, text: str) -> Board:
+        """Parse `1 2 3/4 5 6/7 8 0` ('/' or newlines between rows); InvalidBoardError on bad text."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidBoardError("empty board text")
+        rows = _ROW_SPLIT.split(text.strip())
+        width = len(rows[0].split())
+        tiles: list[int] = []
+        for number, row in enumerate(rows, 1):
+            cells = row.split()
+            if len(cells) != width:
+                raise InvalidBoardError(f"row {number} has {len(cells)} tiles, expected {width}")
+            if not all(c.isascii() and c.isdigit() for c in cells):
+                bad = next(c for c in cells if not (c.isascii() and c.isdigit()))
+                raise InvalidBoardError(
+                    f"{bad!r} at row {number}, column {cells.index(bad) + 1} is not a tile number"
+                )
+            tiles.extend(map(int, cells))
+        height = len(rows)
+        _check_size(width, height)
+        n = width * height
+        board = cls.__new__(cls)
+        seen = bytearray(n)
+        for index, tile in enumerate(tiles):
+            if tile >= n:
+                raise InvalidBoardError(
+                    f"tile {tile} at row {index // width + 1}, column {index % width + 1} "
+                    f"is out of range 0..{n - 1}"
+                )
+            if seen[tile]:
+                raise InvalidBoardError(
+                    f"tile {tile} appears twice (again at row {index // width + 1}, "
+                    f"column {index % width + 1})"
+                )
+            seen[tile] = 1
+        board.width, board.height, board._tiles = width, height, tiles
+        board._blank = tiles.index(0)
+        board._stack = []
+        return board
+
+    @classmethod
+    def solved(cls, width: int, height: int) -> Board:
+        """The standard goal: 1..N−1 in reading order, blank last."""
+        _check_size(width, height)
+        n = width * height
+        return cls(width, height, [*range(1, n), 0])
+
+    def __str__(self) -> str:
+        w, t = self.width, self._tiles
+        return "/".join(" ".join(map(str, t[r * w : (r + 1) * w])) for r in range(self.height))
+
+    def __repr__(self) -> str:
+        return f"Board('{self}')"
+
+    def pretty(self) -> str:
+        """Rows on separate lines, numbers right-aligned, the blank shown as '.'."""
+        cell = len(str(len(self._tiles) - 1))
+        w = self.width
+        return "\n".join(
+            " ".join(
+                (str(t) if t else ".").rjust(cell) for t in self._tiles[r * w : (r + 1) * w]
+            )
+            for r in range(self.height)
+        )
+
+    # -- state --------------------------------------------------------------------------------
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """The tiles in row-major order, 0 the blank."""
+        return tuple(self._tiles)
+
+    @property
+    def blank(self) -> int:
+        """Row-major index of the blank cell."""
+        return self._blank
+
+    @property
+    def size(self) -> str:
+        return f"{self.width}x{self.height}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.width, self.height, self._tiles) == (other.width, other.height, other._tiles)
+
+    def __hash__(self) -> int:
+        return hash((self.width, self.height, tuple(self._tiles)))
+
+    def copy(self, *, stack: bool = True) -> Board:
+        """An independent copy (with the move stack unless `stack=False`)."""
+        board = Board.__new__(Board)
+        board.width, board.height = self.width, self.height
+        board._tiles = list(self._tiles)
+        board._blank = self._blank
+        board._stack = list(self._stack) if stack else []
+        return board
+
+    @property
+    def move_stack(self) -> list[str]:
+        """The moves pushed so far, oldest first."""
+        return list(self._stack)
+
+    # -- moves --------------------------------------------------------------------------------
+    def _is_legal(self, move: str) -> bool:
+        row, col = divmod(self._blank, self.width)
+        if move == "U":
+            return row < self.height - 1
+        if move == "D":
+            return row > 0
+        if move == "L":
+            return col < self.width - 1
+        return col > 0
+
+    def moves(self) -> Iterator[str]:
+        """The legal moves in the order U, D, L, R (the letter is the direction the tile travels)."""
+        return (m for m in MOVES if self._is_legal(m))
+
+    def push(self, move: str) -> None:
+        """Slide one tile; InvalidMoveError for a non-move, IllegalMoveError if no tile can go that way."""
+        if not isinstance(move, str) or len(move) != 1 or move not in MOVES:
+            raise InvalidMoveError(f"{move!r} is not a move: use one of U, D, L, R")
+        if not self._is_legal(move):
+            row, col = divmod(self._blank, self.width)
+            raise IllegalMoveError(
+                f"move {move}: no tile can slide {'up down left right'.split()[MOVES.index(move)]}"
+                f" into the blank at row {row + 1}, column {col + 1}"
+            )
+        self._slide(move)
+        self._stack.append(move)
+
+    def _slide(self, move: str) -> None:
+        src = self._blank + _blank_offset(move, self.width)
+        t = self._tiles
+        t[self._blank], t[src] = t[src], 0
+        self._blank = src
+
+    def pop(self) -> str:
+        """Undo the last move and return it (IndexError if nothing to undo)."""
+        move = self._stack.pop()
+        self._slide({"U": "D", "D": "U", "L": "R", "R": "L"}[move])
+        return move
+
+    def play(self, moves: str) -> None:
+        """Push every move of a string such as `RDLU`; on an illegal move the board is left unchanged."""
+        done = 0
+        try:
+            for move in moves:
+                self.push(move)
+                done += 1
+        except ValueError as error:
+            for _ in range(done):
+                self.pop()
+            raise type(error)(f"move {done + 1} of {len(moves)}: {error}") from None
+
+    # -- goals --------------------------------------------------------------------------------
+    def _goal(self, goal: Board | None) -> Board:
+        if goal is None:
+            return Board.solved(self.width, self.height)
+        if not isinstance(goal, Board):
+            raise InvalidBoardError(f"goal must be a Board, not {type(goal).__name__}")
+        if (goal.width, goal.height) != (self.width, self.height):
+            raise InvalidBoardError(f"goal is {goal.size} but the board is {self.size}")
+        return goal
+
+    def is_solved(self, goal: Board | None = None) -> bool:
+        """True when the tiles stand as in `goal` (default: the standard goal, blank last)."""
+        if goal is None:
+            t = self._tiles
+            n = len(t)
+            return t[-1] == 0 and all(t[i] == i + 1 for i in range(n - 1))
+        return self._tiles == self._goal(goal)._tiles
+
+    def is_solvable(self, goal: Board | None = None) -> bool:
+        """Whether sliding can reach `goal`.
+
+        Every move swaps the blank with a neighbour: one transposition, and the blank's taxicab distance
+        to its goal cell changes by one. So the permutation parity and that distance's parity flip
+        together, and a board is solvable exactly when they agree (for W, H >= 2 the condition is also
+        sufficient). This is the tutorial rule (inversions, plus the blank's row for even widths)
+        generalised to any goal; the parity comes from counting cycles, O(N).
+        """
+        target = self._goal(goal)
+        where = [0] * len(self._tiles)
+        for index, tile in enumerate(target._tiles):
+            where[tile] = index
+        perm = [where[tile] for tile in self._tiles]
+        w = self.width
+        br, bc = divmod(self._blank, w)
+        gr, gc = divmod(target._blank, w)
+        return permutation_parity(perm) == (abs(br - gr) + abs(bc - gc)) & 1
+
+    def manhattan(self, goal: Board | None = None) -> int:
+        """Sum over tiles (not the blank) of the taxicab distance to the tile's goal cell."""
+        target = self._goal(goal)
+        w = self.width
+        where = [0] * len(self._tiles)
+        for index, tile in enumerate(target._tiles):
+            where[tile] = index
+        total = 0
+        for index, tile in enumerate(self._tiles):
+            if tile:
+                r, c = divmod(index, w)
+                gr, gc = divmod(where[tile], w)
+                total += abs(r - gr) + abs(c - gc)
+        return total

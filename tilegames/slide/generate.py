@@ -1,0 +1,116 @@
+"""Deals: exactly uniform solvable boards, random walks, and boards at an exact optimal distance."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+
+from tilegames.slide.board import Board, InvalidBoardError, _check_size
+
+# 4×4 deals at a set distance walk back along an optimal solution, so the distance cannot exceed
+# the deal's own optimal length; beyond this few random deals reach it.
+MAX_DISTANCE_4X4 = 60
+_BFS_CELLS = 9  # boards up to 9 cells get a full distance table (9! = 362,880 states)
+
+
+def _rng(seed: int | random.Random | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def random_board(
+    width: int,
+    height: int,
+    *,
+    seed: int | random.Random | None = None,
+    distance: int | None = None,
+    cache_dir: str | None = None,
+) -> Board:
+    """A solvable board drawn uniformly at random, or one whose optimal solution is `distance` moves.
+
+    Uniform: a Fisher–Yates shuffle (j drawn from 0..i: every ordering equally likely; drawing from
+    0..i−1 would be Sattolo's algorithm, which only makes cyclic permutations), then, if the deal is
+    unsolvable, tiles 1 and 2 swap places. The swap flips the permutation parity and leaves the
+    blank, so it maps the unsolvable boards one-to-one onto the solvable ones: each solvable board
+    is hit by exactly two orderings, hence uniformly.
+    """
+    _check_size(width, height)
+    rng = _rng(seed)
+    if distance is not None:
+        return _at_distance(width, height, distance, rng, cache_dir)
+    n = width * height
+    tiles = [*range(1, n), 0]
+    for i in range(n - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    board = Board(width, height, tiles)
+    if not board.is_solvable():
+        a, b = tiles.index(1), tiles.index(2)
+        tiles[a], tiles[b] = 2, 1
+        board = Board(width, height, tiles)
+    return board
+
+
+def scramble(board: Board, k: int, *, seed: int | random.Random | None = None) -> Board:
+    """A new board `k` random moves away from `board`, never undoing the move just made."""
+    if k < 0:
+        raise ValueError(f"walk length must be at least 0, got {k}")
+    rng = _rng(seed)
+    walk = board.copy(stack=False)
+    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    last = ""
+    for _ in range(k):
+        options = [m for m in walk.moves() if m != undo.get(last)]
+        last = rng.choice(options)
+        walk.push(last)
+    return walk.copy(stack=False)
+
+
+@functools.lru_cache(maxsize=4)
+def distance_table(width: int, height: int) -> np.ndarray:
+    """Optimal distance to the standard goal of every permutation (by Lehmer rank; −1 unsolvable)."""
+    from tilegames.slide.solve import kernels
+
+    if width * height > _BFS_CELLS:
+        raise InvalidBoardError(f"a full distance table needs at most {_BFS_CELLS} cells")
+    goal = np.array(Board.solved(width, height).tiles, np.int64)
+    table = kernels.bfs_full(goal, width, height)
+    table.flags.writeable = False
+    return table
+
+
+def _at_distance(
+    width: int, height: int, distance: int, rng: random.Random, cache_dir: str | None
+) -> Board:
+    from tilegames.slide.solve import kernels
+
+    if distance < 0:
+        raise ValueError(f"distance must be at least 0, got {distance}")
+    n = width * height
+    if n <= _BFS_CELLS:
+        table = distance_table(width, height)
+        ranks = np.flatnonzero(table == distance)
+        if ranks.size == 0:
+            raise ValueError(
+                f"no {width}x{height} board is {distance} moves from the goal "
+                f"(the farthest is {int(table.max())})"
+            )
+        tiles = np.empty(n, np.int64)
+        kernels.unrank_perm(int(ranks[rng.randrange(ranks.size)]), n, tiles)
+        return Board(width, height, [int(t) for t in tiles])
+    if (width, height) != (4, 4):
+        raise ValueError(f"deals at a set distance are made for boards up to 9 cells and 4x4, not {width}x{height}")
+    if distance > MAX_DISTANCE_4X4:
+        raise ValueError(f"distance {distance} is above the 4x4 limit {MAX_DISTANCE_4X4}")
+    from tilegames.slide.solve import solve
+
+    goal = Board.solved(width, height)
+    while True:
+        # Any board on an optimal path, d moves before the goal, is exactly d moves away.
+        start = random_board(width, height, seed=rng)
+        solution = solve(start, goal, cache_dir=cache_dir)
+        if solution.length >= distance:
+            board = start.copy(stack=False)
+            board.play(solution.moves[: solution.length - distance])
+            return board.copy(stack=False)

@@ -1,0 +1,145 @@
+"""What every solver shares: results, errors, relabelling to an identity goal, board symmetries."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tilegames.slide.board import Board, InvalidBoardError
+
+# Blank directions in the kernels (0 up, 1 down, 2 left, 3 right) name the tile's move the other way.
+TILE_LETTER = "DURL"
+
+
+class UnsolvableError(ValueError):
+    """The board cannot reach the goal: its permutation parity disagrees with the blank's distance."""
+
+
+class SearchLimitError(ValueError):
+    """A search stopped at its node or time limit before finding an answer."""
+
+    def __init__(self, message: str, nodes: int = 0) -> None:
+        super().__init__(message)
+        self.nodes = nodes
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A move sequence that takes the board to the goal."""
+
+    moves: str
+    """The moves, each the direction a tile travels (U D L R)."""
+    length: int
+    """len(moves)."""
+    optimal: bool
+    """True when no shorter solution exists (proved by the search)."""
+    nodes: int
+    """Search nodes generated (0 for constructive steps)."""
+    lower_bound: int = 0
+    """A proven lower bound on the optimal length (= length when optimal)."""
+
+
+def goal_of(board: Board, goal: Board | None) -> Board:
+    """The goal board, checked to be the same size (the standard goal when None)."""
+    if goal is None:
+        return Board.solved(board.width, board.height)
+    if not isinstance(goal, Board):
+        raise InvalidBoardError(f"goal must be a Board, not {type(goal).__name__}")
+    if (goal.width, goal.height) != (board.width, board.height):
+        raise InvalidBoardError(f"goal is {goal.size} but the board is {board.size}")
+    return goal
+
+
+def relabel(board: Board, goal: Board) -> tuple[np.ndarray, int]:
+    """Each tile replaced by its goal cell (so the goal becomes the identity); and the blank's label."""
+    where = np.empty(len(goal.tiles), np.int64)
+    where[np.asarray(goal.tiles, np.int64)] = np.arange(len(goal.tiles), dtype=np.int64)
+    return where[np.asarray(board.tiles, np.int64)], goal.blank
+
+
+def check_solvable(board: Board, goal: Board) -> None:
+    if not board.is_solvable(goal):
+        raise UnsolvableError(f"{board} cannot reach the goal {goal}: the parities disagree")
+
+
+def letters_from_blank_cells(cells: Sequence[int], width: int) -> str:
+    """Moves from the blank's successive cells (the tile moves opposite to the blank)."""
+    out = []
+    for a, c in zip(cells, cells[1:], strict=False):
+        delta = c - a
+        if delta == width:
+            out.append("U")
+        elif delta == -width:
+            out.append("D")
+        elif delta == 1:
+            out.append("L")
+        elif delta == -1:
+            out.append("R")
+        else:
+            raise AssertionError(f"blank jumped from {a} to {c}")
+    return "".join(out)
+
+
+def blank_cells(start: int, directions: Sequence[int], width: int) -> list[int]:
+    """The blank's cells along kernel directions (0 up, 1 down, 2 left, 3 right)."""
+    step = (-width, width, -1, 1)
+    cells = [start]
+    for d in directions:
+        cells.append(cells[-1] + step[int(d)])
+    return cells
+
+
+def corner_transform(width: int, height: int, blank: int) -> np.ndarray | None:
+    """A flip or half turn (cell map) taking the goal blank cell `blank` to cell 0, if it is a corner."""
+    r, c = divmod(blank, width)
+    if r not in (0, height - 1) or c not in (0, width - 1):
+        return None
+    rows = np.arange(height)[:, None].repeat(width, 1)
+    cols = np.arange(width)[None, :].repeat(height, 0)
+    if r:
+        rows = height - 1 - rows
+    if c:
+        cols = width - 1 - cols
+    return (rows * width + cols).ravel().astype(np.int64)
+
+
+def transform_state(state: np.ndarray, cell_map: np.ndarray) -> np.ndarray:
+    """The relabelled state seen through a symmetry: the tile of cell p goes to T(p), named T(label)."""
+    out = np.empty_like(state)
+    out[cell_map] = cell_map[state]
+    return out
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Node and time budget of one search, as the kernels take them."""
+
+    max_nodes: int
+    deadline: float
+    timeout: float | None
+
+    @classmethod
+    def of(cls, max_nodes: int | None, timeout: float | None) -> Limits:
+        if max_nodes is not None and max_nodes < 1:
+            raise ValueError(f"max_nodes must be positive, got {max_nodes}")
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be positive seconds, got {timeout}")
+        return cls(
+            max_nodes if max_nodes is not None else (1 << 62),
+            time.perf_counter() + timeout if timeout is not None else math.inf,
+            timeout,
+        )
+
+    def remaining(self, used_nodes: int) -> Limits:
+        return Limits(max(1, self.max_nodes - used_nodes), self.deadline, self.timeout)
+
+    def error(self, status: int, nodes: int) -> SearchLimitError:
+        if status == -1:
+            return SearchLimitError(f"node limit reached: {nodes} nodes searched", nodes)
+        return SearchLimitError(
+            f"time limit reached: {self.timeout} s passed after {nodes} nodes", nodes
+        )

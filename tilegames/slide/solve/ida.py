@@ -1,0 +1,129 @@
+"""IDA*: optimal with Manhattan + linear conflict or with pattern databases; weighted for speed."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from tilegames.slide.board import Board
+from tilegames.slide.solve import kernels
+from tilegames.slide.solve.common import (
+    Limits,
+    Solution,
+    blank_cells,
+    corner_transform,
+    letters_from_blank_cells,
+    relabel,
+    transform_state,
+)
+from tilegames.slide.solve.pdb import DEFAULT_PARTITION, PatternHeuristic, load_heuristic, partition_for
+
+MAX_DEPTH = 1000
+
+
+def pattern_heuristic(
+    width: int,
+    height: int,
+    blank: int,
+    partition: str | None = None,
+    *,
+    cache_dir: str | os.PathLike[str] | None = None,
+    reflect: bool = True,
+    progress: bool = True,
+) -> PatternHeuristic:
+    """The additive PDB heuristic for a relabelled goal with its blank in cell `blank`."""
+    groups = partition_for(width, height, blank, partition)
+    where = None if cache_dir is None else str(cache_dir)
+    return load_heuristic(width, height, blank, groups, where, reflect, progress)
+
+
+def uses_pdb(width: int, height: int, partition: str | None) -> bool:
+    """PDBs by default on 4×4 and 5×5; any named partition elsewhere; "none" turns them off."""
+    if partition == "none":
+        return False
+    return partition is not None or (width, height) in DEFAULT_PARTITION
+
+
+def ida_relabelled(
+    state: np.ndarray,
+    width: int,
+    height: int,
+    blank: int,
+    limits: Limits,
+    *,
+    heuristic: str = "auto",
+    partition: str | None = None,
+    weight: tuple[int, int] = (1, 1),
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> tuple[int, str, int]:
+    """IDA* on a relabelled state (goal = identity, blank label `blank`): (status, moves, nodes).
+
+    heuristic: "auto" (PDB where available, else Manhattan + linear conflict), "pdb", "mdlc",
+    "manhattan". `weight` (num, den) turns it into weighted IDA* (f = g + h·num/den).
+    """
+    w, h, b = width, height, blank
+    if heuristic == "auto":
+        heuristic = "pdb" if uses_pdb(w, h, partition) else "mdlc"
+    path = np.zeros(MAX_DEPTH, np.int64)
+    cell_map = None
+    wnum, wden = weight
+    if heuristic == "pdb":
+        cell_map = corner_transform(w, h, b)
+        if cell_map is not None:
+            state, b = transform_state(state, cell_map), 0
+        pdb = pattern_heuristic(w, h, b, partition, cache_dir=cache_dir)
+        status, length, nodes = kernels.ida_pdb(
+            state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.offsets,
+            pdb.table, pdb.refl, wnum, wden, limits.max_nodes, limits.deadline, path,
+        )  # fmt: skip
+    elif heuristic in ("mdlc", "manhattan"):
+        status, length, nodes = kernels.ida_mdlc(
+            state, w, h, b, heuristic == "mdlc", wnum, wden, limits.max_nodes, limits.deadline, path
+        )
+    else:
+        raise ValueError(f"unknown heuristic {heuristic!r}: use auto, pdb, mdlc or manhattan")
+    if status != kernels.FOUND:
+        return int(status), "", int(nodes)
+    start = int(np.flatnonzero(state == b)[0])
+    cells = blank_cells(start, path[:length], w)
+    if cell_map is not None:
+        inverse = np.argsort(cell_map)
+        cells = [int(inverse[c]) for c in cells]
+    return kernels.FOUND, letters_from_blank_cells(cells, w), int(nodes)
+
+
+def ida_star(
+    board: Board,
+    goal: Board,
+    limits: Limits,
+    *,
+    heuristic: str = "auto",
+    partition: str | None = None,
+    weight: tuple[int, int] = (1, 1),
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> tuple[int, str, int]:
+    """IDA* from `board` to `goal`; see `ida_relabelled`."""
+    state, b = relabel(board, goal)
+    return ida_relabelled(
+        state, board.width, board.height, b, limits,
+        heuristic=heuristic, partition=partition, weight=weight, cache_dir=cache_dir,
+    )  # fmt: skip
+
+
+def solve_optimal(
+    board: Board,
+    goal: Board,
+    limits: Limits,
+    *,
+    heuristic: str = "auto",
+    partition: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Solution:
+    """A shortest solution (IDA* with an admissible heuristic); SearchLimitError at a limit."""
+    status, moves, nodes = ida_star(
+        board, goal, limits, heuristic=heuristic, partition=partition, cache_dir=cache_dir
+    )
+    if status != kernels.FOUND:
+        raise limits.error(status, nodes)
+    return Solution(moves, len(moves), True, nodes, len(moves))

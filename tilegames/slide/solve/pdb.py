@@ -1,0 +1,331 @@
+"""Additive disjoint pattern databases (Korf & Felner 2002): build, cache on disk, look up.
+
+A database for a set of *pattern cells* (the goal cells of its tiles; states are relabelled so the
+goal is the identity) stores, for every placement of those tiles, the fewest moves *of pattern tiles*
+needed to bring them home, with the other tiles free. Because each move moves one tile, the values
+of disjoint patterns add up to an admissible heuristic.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tilegames.slide.solve import kernels
+
+_MAGIC = b"TGPDB\x01"
+_BUDGET = 2_000_000
+
+# Partitions of the goal cells for a board whose goal blank is in the top-left corner (cell 0); other
+# corner goals are mapped onto this one by a flip or a half turn before solving.
+PARTITIONS: dict[tuple[int, int, str], tuple[tuple[int, ...], ...]] = {
+    (4, 4, "6-6-3"): ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
+    (4, 4, "7-8"): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    (5, 5, "5-5-5-5-4"): (
+        (1, 2, 5, 6, 7),
+        (3, 4, 8, 9, 14),
+        (10, 11, 15, 16, 20),
+        (12, 13, 17, 18, 19),
+        (21, 22, 23, 24),
+    ),
+}
+DEFAULT_PARTITION = {(4, 4): "6-6-3", (5, 5): "5-5-5-5-4"}
+
+
+def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where databases live: the argument, else $TILEGAMES_CACHE, else the user's cache dir."""
+    if cache_dir is not None:
+        return Path(cache_dir)
+    env = os.environ.get("TILEGAMES_CACHE")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("tilegames"))
+
+
+def _factors(n: int, k: int) -> np.ndarray:
+    """Place values of a k-permutation rank: (n−1−i)! / (n−k)!."""
+    return np.array(
+        [math.perm(n - 1 - i, k - 1 - i) for i in range(k)],
+        dtype=np.int64,
+    )
+
+
+def _neighbours(width: int, height: int) -> np.ndarray:
+    n = width * height
+    nbr = np.full((n, 4), -1, np.int64)
+    for z in range(n):
+        for d in range(4):
+            nbr[z, d] = kernels._step(z, d, width, height)
+    return nbr
+
+
+def _visited_dtype(n: int) -> type:
+    if n <= 16:
+        return np.uint16
+    if n <= 32:
+        return np.uint32
+    if n <= 64:
+        return np.uint64
+    raise ValueError(f"pattern databases need at most 64 cells, the board has {n}")
+
+
+@dataclass(frozen=True, eq=False)
+class PatternDatabase:
+    """One pattern's table: `table[rank(cells of the pattern tiles)]` = moves of pattern tiles."""
+
+    width: int
+    """Board width."""
+    height: int
+    """Board height."""
+    blank: int
+    """The blank's goal cell."""
+    cells: tuple[int, ...]
+    """The goal cells (= relabelled tiles) of the pattern, in rank order."""
+    table: np.ndarray
+    """uint8 distances, one per placement."""
+
+    @property
+    def entries(self) -> int:
+        return math.perm(self.width * self.height, len(self.cells))
+
+    @classmethod
+    def build(
+        cls, width: int, height: int, blank: int, cells: tuple[int, ...], *, progress: bool = False
+    ) -> PatternDatabase:
+        """Breadth-first search back from the goal over pattern placements (see `kernels.pdb_expand`)."""
+        n, k = width * height, len(cells)
+        if blank in cells or len(set(cells)) != k or not all(0 <= c < n for c in cells):
+            raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
+        total = math.perm(n, k)
+        table = np.full(total, 255, np.uint8)
+        visited = np.zeros(total, _visited_dtype(n))
+        queue = np.zeros(1 << 16, np.int64)
+        factors, nbr = _factors(n, k), _neighbours(width, height)
+        labels = np.array(cells, np.int64)
+        kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
+        qstate = np.array([0, 1, 1], np.int64)
+        bar = _Bar(total, f"pattern database {width}x{height} {k} tiles") if progress else None
+        try:
+            while True:
+                status = kernels.pdb_expand(table, visited, queue, qstate, k, n, factors, nbr, _BUDGET)
+                if bar:
+                    bar.update(int(qstate[2]))
+                if status == 0:
+                    break
+                if status == 2:
+                    head, count = int(qstate[0]), int(qstate[1])
+                    order = (head + np.arange(count, dtype=np.int64)) % queue.shape[0]
+                    grown = np.zeros(queue.shape[0] * 2, np.int64)
+                    grown[:count] = queue[order]
+                    queue = grown
+                    qstate[0] = 0
+        finally:
+            if bar:
+                bar.close()
+        if qstate[2] != total:
+            raise RuntimeError(f"pattern database incomplete: {qstate[2]} of {total} placements")
+        return cls(width, height, blank, tuple(cells), table)
+
+    # -- disk cache -----------------------------------------------------------------------------
+    def _header(self) -> dict[str, object]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "blank": self.blank,
+            "cells": list(self.cells),
+            "entries": self.entries,
+        }
+
+    @staticmethod
+    def file_name(width: int, height: int, blank: int, cells: tuple[int, ...]) -> str:
+        return f"slide-pdb-{width}x{height}-b{blank}-{'.'.join(map(str, cells))}.bin"
+
+    def save(self, directory: Path) -> Path:
+        """Write atomically: a header with a CRC-32 of the table, then the table."""
+        directory.mkdir(parents=True, exist_ok=True)
+        header = self._header()
+        header["crc32"] = zlib.crc32(self.table)
+        raw = json.dumps(header).encode()
+        path = directory / self.file_name(self.width, self.height, self.blank, self.cells)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "wb") as out:
+            out.write(_MAGIC + len(raw).to_bytes(4, "little") + raw)
+            out.write(self.table.tobytes())
+        os.replace(tmp, path)
+        return path
+
+    @classmethod
+    def load(
+        cls, width: int, height: int, blank: int, cells: tuple[int, ...], directory: Path
+    ) -> PatternDatabase | None:
+        """The cached table, or None if absent, truncated, mislabelled or failing its checksum."""
+        path = directory / cls.file_name(width, height, blank, cells)
+        try:
+            with open(path, "rb") as src:
+                if src.read(len(_MAGIC)) != _MAGIC:
+                    return None
+                size = int.from_bytes(src.read(4), "little")
+                header = json.loads(src.read(size))
+                table = np.fromfile(src, dtype=np.uint8)
+        except (OSError, ValueError):
+            return None
+        db = cls(width, height, blank, tuple(cells), table)
+        expected = db._header()
+        crc = header.pop("crc32", None)
+        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:
+            return None
+        return db
+
+    @classmethod
+    def get(
+        cls,
+        width: int,
+        height: int,
+        blank: int,
+        cells: tuple[int, ...],
+        *,
+        cache_dir: str | os.PathLike[str] | None = None,
+        progress: bool = True,
+    ) -> PatternDatabase:
+        """Load from the cache, or build (with a progress bar) and cache; a damaged file is rebuilt."""
+        directory = cache_directory(cache_dir)
+        db = cls.load(width, height, blank, cells, directory)
+        if db is None:
+            db = cls.build(width, height, blank, cells, progress=progress)
+            try:
+                db.save(directory)
+            except OSError:
+                pass  # a read-only cache only costs a rebuild next time
+        return db
+
+
+class _Bar:
+    """A rich progress bar on stderr while a database is built."""
+
+    def __init__(self, total: int, label: str) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>5.1f}%"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=True,
+        )
+        self._progress.start()
+        self._task = self._progress.add_task(label, total=total)
+
+    def update(self, completed: int) -> None:
+        self._progress.update(self._task, completed=completed)
+
+    def close(self) -> None:
+        self._progress.stop()
+
+
+@dataclass(frozen=True, eq=False)
+class PatternHeuristic:
+    """Disjoint databases covering every tile, as the flat arrays `kernels.ida_pdb` reads."""
+
+    width: int
+    height: int
+    blank: int
+    groups: tuple[tuple[int, ...], ...]
+    group_of: np.ndarray
+    glabels: np.ndarray
+    gk: np.ndarray
+    factors: np.ndarray
+    offsets: np.ndarray
+    table: np.ndarray
+    refl: np.ndarray
+    """Cell map of the reflection about the main diagonal (empty when not valid for this goal)."""
+
+    @classmethod
+    def from_databases(
+        cls, databases: tuple[PatternDatabase, ...], *, reflect: bool = True
+    ) -> PatternHeuristic:
+        first = databases[0]
+        w, h, b = first.width, first.height, first.blank
+        n = w * h
+        groups = tuple(db.cells for db in databases)
+        covered = sorted(c for g in groups for c in g)
+        if covered != [c for c in range(n) if c != b]:
+            raise ValueError(f"patterns {groups} do not cover every tile exactly once")
+        kmax = max(len(g) for g in groups)
+        group_of = np.full(n, -1, np.int64)
+        glabels = np.zeros((len(groups), kmax), np.int64)
+        factors = np.zeros((len(groups), kmax), np.int64)
+        for g, cells in enumerate(groups):
+            group_of[list(cells)] = g
+            glabels[g, : len(cells)] = cells
+            factors[g, : len(cells)] = _factors(n, len(cells))
+        sizes = [db.table.shape[0] for db in databases]
+        offsets = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
+        table = databases[0].table if len(databases) == 1 else np.concatenate(
+            [db.table for db in databases]
+        )
+        refl = np.zeros(0, np.int64)
+        # The reflected state is legal and equally far from the goal only if the reflection maps the
+        # board onto itself (square) and keeps the blank's goal cell (on the main diagonal).
+        if reflect and w == h and b % w == b // w:
+            refl = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
+        return cls(
+            w, h, b, groups, group_of, glabels,
+            np.array([len(g) for g in groups], np.int64), factors, offsets, table, refl,
+        )  # fmt: skip
+
+    def __call__(self, state: np.ndarray) -> int:
+        """The heuristic value of a relabelled state."""
+        return int(
+            kernels.pdb_heuristic(
+                state, self.width, self.height, self.blank, self.group_of, self.glabels,
+                self.gk, self.factors, self.offsets, self.table, self.refl,
+            )  # fmt: skip
+        )
+
+
+def partition_for(width: int, height: int, blank: int, name: str | None) -> tuple[tuple[int, ...], ...]:
+    """The named partition for a goal blank in cell 0, or (other blank cells) reading-order chunks."""
+    name = name or DEFAULT_PARTITION.get((width, height))
+    n = width * height
+    if blank == 0 and (width, height, name) in PARTITIONS:
+        return PARTITIONS[(width, height, name)]
+    if name is not None and not all(part.isdigit() for part in name.split("-")):
+        raise ValueError(f"unknown partition {name!r}: use sizes such as 6-6-3")
+    sizes = [int(part) for part in name.split("-")] if name else [5] * ((n - 1 + 4) // 5)
+    if sum(sizes) != n - 1:
+        raise ValueError(f"partition {name!r} does not cover the {n - 1} tiles of {width}x{height}")
+    rest = [c for c in range(n) if c != blank]
+    groups, start = [], 0
+    for size in sizes:
+        groups.append(tuple(rest[start : start + size]))
+        start += size
+    return tuple(groups)
+
+
+@functools.lru_cache(maxsize=4)
+def load_heuristic(
+    width: int,
+    height: int,
+    blank: int,
+    groups: tuple[tuple[int, ...], ...],
+    cache_dir: str | None,
+    reflect: bool = True,
+    progress: bool = True,
+) -> PatternHeuristic:
+    """The heuristic for `groups`, from disk or built. Memoised: the tables are immutable data."""
+    databases = tuple(
+        PatternDatabase.get(width, height, blank, g, cache_dir=cache_dir, progress=progress)
+        for g in groups
+    )
+    return PatternHeuristic.from_databases(databases, reflect=reflect)

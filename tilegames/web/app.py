@@ -1,0 +1,472 @@
+"""The arcade's ASGI app: a JSON API over the three engines and the static page that plays it.
+
+The server is authoritative: the page sends moves, the server checks them with the engine, stores them (committed
+to disk before the answer) and answers the new state; a move the rules forbid gets a 4xx JSON error and changes
+nothing. Quick work (a move, an undo) runs in Starlette's thread pool; slow work (deals, hints, solves) runs in
+worker processes with a time limit (:mod:`tilegames.web.workers`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import asdict
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tilegames.store import GameRow, Store
+from tilegames.web import games, tasks
+from tilegames.web.games import BadRequest, IllegalMove, Outcome
+from tilegames.web.limits import Limits, RateLimiter
+from tilegames.web.openapi import OPENAPI
+from tilegames.web.workers import WorkerError, Workers
+
+GAMES = ("slide", "klotski", "link")
+STATIC = Path(str(resources.files("tilegames.web") / "static"))
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": {"code": ..., "message": ...}}`` with an HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status, headers=headers)
+
+
+class Arcade:
+    """The app's state: the store, the worker pool, the limits. One per app, nothing global."""
+
+    def __init__(self, store: Store, limits: Limits, workers: Workers) -> None:
+        self.store = store
+        self.limits = limits
+        self.workers = workers
+        self.heavy = RateLimiter(limits.heavy_burst, limits.heavy_per_second)
+        self.background: set[asyncio.Task[Any]] = set()
+
+    # Helpers.
+
+    async def body(self, request: Request) -> dict[str, Any]:
+        """The request's JSON object, refusing bodies over the limit (413) and anything not a JSON object (400)."""
+        limit = self.limits.max_body
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            raise ApiError(413, "body_too_large", f"request body over {limit} bytes")
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise ApiError(413, "body_too_large", f"request body over {limit} bytes")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+        if not raw.strip():
+            return {}
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise ApiError(400, "bad_json", f"the body is not valid JSON: {error}") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "bad_json", "the body must be a JSON object")
+        return data
+
+    def throttle(self, request: Request) -> None:
+        client = request.client.host if request.client else "?"
+        if not self.heavy.allow(client):
+            raise ApiError(
+                429,
+                "rate_limited",
+                "too many new games, hints or solves at once; wait a moment",
+                {"Retry-After": str(max(1, round(1 / self.limits.heavy_per_second)))},
+            )
+
+    def row(self, game_id: str) -> GameRow:
+        row = self.store.game(game_id) if len(game_id) <= 64 else None
+        if row is None:
+            raise ApiError(404, "no_such_game", f"no game with id {game_id!r}")
+        return row
+
+    async def work(
+        self, fn: Callable[..., dict[str, Any]], *args: Any, timeout: float
+    ) -> dict[str, Any]:
+        try:
+            answer = await self.workers.run(fn, *args, timeout=timeout + 2.0)
+        except WorkerError as error:
+            status = 503 if error.reason == "busy" else 504 if error.reason == "timeout" else 500
+            raise ApiError(status, error.reason, str(error)) from None
+        if "error" in answer:
+            kind = answer.get("kind", "")
+            if "Limit" in kind or "Timeout" in kind:
+                raise ApiError(504, "timeout", answer["error"])
+            if "Unsolvable" in kind:
+                raise ApiError(422, "unsolvable", answer["error"])
+            if kind == "EngineError":
+                raise ApiError(500, "engine_error", answer["error"])
+            raise ApiError(422, "bad_request", answer["error"])
+        return answer
+
+    def state(self, row: GameRow, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The JSON state of a game: common fields and the game's own ``view``."""
+        view = {"slide": games.slide_view, "klotski": games.klotski_view, "link": games.link_view}[
+            row.game
+        ](row)
+        best = next(
+            (asdict(b) for b in self.store.best(row.game) if b.variant == row.variant), None
+        )
+        state = {
+            "id": row.id,
+            "game": row.game,
+            "variant": row.variant,
+            "status": row.status,
+            "board": row.board,
+            "start": row.start,
+            "moves": row.moves,
+            "seconds": round(row.clock(time.time()), 3),
+            "running": row.status == "playing" and row.last_action is not None,
+            "optimal": row.options.get("optimal"),
+            "hints": row.hints,
+            "undos": row.undos,
+            "autoplay": bool(row.autoplay),
+            "plies": row.plies,
+            "can_undo": row.plies > 0 and row.status == "playing",
+            "best": best,
+            "view": view,
+        }
+        if extra:
+            state.update(extra)
+        return state
+
+    # Endpoints.
+
+    async def catalog(self, request: Request) -> Response:
+        from tilegames import klotski
+
+        limits = self.limits
+        return JSONResponse(
+            {
+                "slide": {
+                    "sizes": [f"{n}x{n}" for n in range(3, 9)]
+                    + ["3x4", "4x3", "4x5", "5x4", "3x5"],
+                    "sides": list(limits.slide_sides),
+                    "distance": {f"{w}x{h}": top for (w, h), top in games.SLIDE_DISTANCE.items()},
+                },
+                "klotski": {
+                    "layouts": [
+                        {"name": n.name, "alias": n.alias, "layout": str(n.board)}
+                        for n in klotski.NAMED_LAYOUTS
+                    ],
+                    "sides": list(limits.klotski_sides),
+                    "max_cells": limits.klotski_cells,
+                },
+                "link": {
+                    "sizes": [f"{w}x{h}" for w, h in games.LINK_SIZES],
+                    "width": list(limits.link_width),
+                    "height": list(limits.link_height),
+                    "kinds": list(limits.link_kinds),
+                },
+            }
+        )
+
+    async def create(self, request: Request) -> Response:
+        params = await self.body(request)
+        game = params.get("game")
+        if game not in GAMES:
+            raise ApiError(
+                422, "unknown_game", f"game must be one of {', '.join(GAMES)}, not {game!r}"
+            )
+        self.throttle(request)
+        seed = random.SystemRandom().randrange(2**32)
+        deal_time = self.limits.deal_seconds
+        options: dict[str, Any]
+        if game == "slide":
+            p = await run_in_threadpool(games.slide_params, params, self.limits)
+            seed = p["seed"] if p["seed"] is not None else seed
+            dealt = await self.work(
+                tasks.slide_new, p["width"], p["height"], seed, p["distance"], timeout=deal_time
+            )
+            variant = f"{p['width']}x{p['height']}"
+            options = {"seed": seed, "distance": p["distance"], "optimal": dealt["optimal"]}
+        elif game == "klotski":
+            p = await run_in_threadpool(games.klotski_params, params, self.limits)
+            dealt = await self.work(
+                tasks.klotski_new, p["layout"], "moves", timeout=self.limits.solve_seconds
+            )
+            variant = p["variant"]
+            options = {"optimal": dealt["optimal"], "metric": "moves"}
+        else:
+            p = await run_in_threadpool(games.link_params, params, self.limits)
+            seed = p["seed"] if p["seed"] is not None else seed
+            dealt = await self.work(
+                tasks.link_new,
+                p["width"],
+                p["height"],
+                p["kinds"],
+                p["copies"],
+                p["gravity"],
+                seed,
+                timeout=deal_time,
+            )
+            variant = games.link_variant(p)
+            chars = sorted({ch for ch in dealt["board"] if ch not in "./\n "})
+            options = {
+                "seed": seed,
+                "gravity": p["gravity"],
+                "kinds": p["kinds"],
+                "cells": p["width"] * p["height"],
+                "kinds_chars": chars,
+                "reshuffles": 0,
+            }
+        row = await run_in_threadpool(
+            self.store.create_game, game, variant, dealt["board"], options
+        )
+        if (
+            game == "slide"
+            and options["optimal"] is None
+            and p["width"] * p["height"] <= tasks.SLIDE_OPTIMAL_CELLS
+        ):
+            task = asyncio.create_task(self._learn_optimal(row))
+            self.background.add(task)
+            task.add_done_callback(self.background.discard)
+        return JSONResponse(await run_in_threadpool(self.state, row), 201)
+
+    async def _learn_optimal(self, row: GameRow) -> None:
+        """Find a 4×4 deal's optimal length after answering (it can take a while), for the win screen."""
+        try:
+            answer = await self.work(
+                tasks.slide_optimal,
+                row.start,
+                self.limits.optimal_seconds,
+                timeout=self.limits.optimal_seconds,
+            )
+        except ApiError:
+            return
+        if answer.get("optimal"):
+
+            def save() -> None:
+                with self.store.locked():
+                    current = self.store.game(row.id)
+                    if current is not None:
+                        self.store.update_options(
+                            row.id, {**current.options, "optimal": answer["length"]}
+                        )
+
+            await run_in_threadpool(save)
+
+    def show(self, request: Request) -> Response:
+        return JSONResponse(self.state(self.row(request.path_params["game_id"])))
+
+    def delete(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        self.row(game_id)
+        self.store.delete_game(game_id)
+        return Response(status_code=204)
+
+    async def move(self, request: Request) -> Response:
+        data = await self.body(request)
+        if "move" not in data:
+            raise ApiError(422, "bad_move", 'the body must be {"move": ...}')
+        return JSONResponse(
+            await run_in_threadpool(self._move, request.path_params["game_id"], data["move"])
+        )
+
+    def _move(self, game_id: str, move: Any) -> dict[str, Any]:
+        with self.store.locked():
+            row = self.row(game_id)
+            if row.status != "playing":
+                raise ApiError(409, "game_over", "this game is finished; start a new one")
+            mover = {
+                "slide": games.slide_move,
+                "klotski": games.klotski_move,
+                "link": games.link_move,
+            }[row.game]
+            outcome: Outcome = mover(row, move, self.store.last_move(row.id))
+            text = games.encode_link_move(move) if row.game == "link" else move
+            new = self.store.record_move(
+                row,
+                text,
+                outcome.board,
+                outcome.moves,
+                won=outcome.won,
+                score=outcome.score,
+                options=outcome.options,
+            )
+            return self.state(new, {"last": outcome.extra} if outcome.extra else None)
+
+    def undo(self, request: Request) -> Response:
+        with self.store.locked():
+            row = self.row(request.path_params["game_id"])
+            if row.status != "playing":
+                raise ApiError(409, "game_over", "this game is finished; start a new one")
+            new = self.store.undo(row)
+            if new is None:
+                raise ApiError(409, "nothing_to_undo", "no move to take back")
+            return JSONResponse(self.state(new))
+
+    async def hint(self, request: Request) -> Response:
+        row = await run_in_threadpool(self.row, request.path_params["game_id"])
+        if row.status != "playing":
+            raise ApiError(409, "game_over", "this game is finished; start a new one")
+        self.throttle(request)
+        limit = self.limits.solve_seconds
+        hint: dict[str, Any]
+        if row.game == "slide":
+            answer = await self.work(tasks.slide_hint, row.board, limit, timeout=limit)
+            move = answer["move"]
+            hint = {"move": move, "cells": games.slide_cells(row, move) if move else []}
+        elif row.game == "klotski":
+            answer = await self.work(tasks.klotski_hint, row.board, "moves", timeout=limit)
+            move = answer["move"]
+            piece = move.split(":")[0] if move else None
+            cells = [
+                [p["row"], p["col"], p["width"], p["height"]]
+                for p in games.klotski_pieces(row.board)
+                if p["id"] == piece
+            ]
+            hint = {"move": move, "piece": piece, "cells": cells}
+        else:
+            board = games._link_board(row)
+            pair = board.hint()
+            if pair is None:
+                hint = {"move": None, "cells": [], "path": None}
+            else:
+                a, b = (tuple(x) for x in pair)
+                hint = {
+                    "move": [list(a), list(b)],
+                    "cells": [list(a), list(b)],
+                    "path": [list(p) for p in board.path(a, b)],
+                }
+        if hint["move"] is not None:
+            await run_in_threadpool(self.store.count_help, row.id, hint=True)
+        return JSONResponse({"id": row.id, "board": row.board, "hint": hint})
+
+    async def solve(self, request: Request) -> Response:
+        row = await run_in_threadpool(self.row, request.path_params["game_id"])
+        if row.status != "playing":
+            raise ApiError(409, "game_over", "this game is finished; start a new one")
+        self.throttle(request)
+        limit = self.limits.solve_seconds
+        if row.game == "slide":
+            answer = await self.work(tasks.slide_solve, row.board, limit, timeout=limit)
+        elif row.game == "klotski":
+            answer = await self.work(tasks.klotski_solve, row.board, "moves", timeout=limit)
+        else:
+            answer = await self.work(
+                tasks.link_solve, row.board, bool(row.options.get("gravity")), limit, timeout=limit
+            )
+        await run_in_threadpool(self.store.count_help, row.id, autoplay=True)
+        return JSONResponse({"id": row.id, "board": row.board, **answer})
+
+    def best(self, request: Request) -> Response:
+        game = request.query_params.get("game")
+        if game is not None and game not in GAMES:
+            raise ApiError(
+                422, "unknown_game", f"game must be one of {', '.join(GAMES)}, not {game!r}"
+            )
+        return JSONResponse({"best": [asdict(b) for b in self.store.best(game)]})
+
+    async def health(self, request: Request) -> Response:
+        return JSONResponse({"ok": True, "schema": self.store.version})
+
+
+async def _api_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return error_response(error.status, error.code, error.message, error.headers)
+
+
+async def _bad_request(request: Request, error: Exception) -> Response:
+    code = getattr(error, "code", "bad_request")
+    return error_response(422, code, str(error))
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    if request.url.path.startswith("/api/"):
+        return error_response(error.status_code, "http_error", str(error.detail))
+    return Response(str(error.detail), error.status_code)
+
+
+def create_app(
+    db: str | Path | None = None,
+    *,
+    limits: Limits | None = None,
+    store: Store | None = None,
+    workers: Workers | None = None,
+    warm: bool = True,
+) -> Starlette:
+    """Build the arcade: ``db`` is the SQLite file (default in the user data directory).
+
+    ``warm`` starts the worker processes at once (they import the engines), so the first deal is quick.
+    """
+    limits = limits or Limits()
+    store = store or Store(db)
+    workers = workers or Workers(limits.workers, queue=limits.heavy_queue)
+    arcade = Arcade(store, limits, workers)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if warm:
+            for _ in range(workers.processes):
+                task = asyncio.create_task(arcade.work(tasks.warm, timeout=120.0))
+                arcade.background.add(task)
+                task.add_done_callback(arcade.background.discard)
+        yield
+        for task in list(arcade.background):
+            task.cancel()
+        await run_in_threadpool(workers.close)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
+
+    async def docs(request: Request) -> Response:
+        return FileResponse(STATIC / "docs.html")
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(OPENAPI)
+
+    routes = [
+        Route("/", index),
+        Route("/docs", docs),
+        Route("/openapi.json", openapi),
+        Route("/api/health", arcade.health),
+        Route("/api/catalog", arcade.catalog),
+        Route("/api/best", arcade.best),
+        Route("/api/games", arcade.create, methods=["POST"]),
+        Route("/api/games/{game_id}", arcade.show, methods=["GET"]),
+        Route("/api/games/{game_id}", arcade.delete, methods=["DELETE"]),
+        Route("/api/games/{game_id}/moves", arcade.move, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", arcade.undo, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", arcade.hint, methods=["POST"]),
+        Route("/api/games/{game_id}/solve", arcade.solve, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            ApiError: _api_error,
+            BadRequest: _bad_request,
+            HTTPException: _http_error,
+        },
+    )
+    app.state.arcade = arcade
+    return app
+
+
+__all__ = ["ApiError", "Arcade", "IllegalMove", "create_app"]

@@ -1,0 +1,41 @@
+// The JSON API, one function per call. Errors become ApiError with the server's code and message.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export async function call(path, { method = "GET", body } = {}) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers["content-type"] = "application/json";
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (error) {
+    throw new ApiError(0, "offline", "the server cannot be reached");
+  }
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const err = data.error || {};
+    throw new ApiError(response.status, err.code || "error", err.message || response.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  catalog: () => call("/api/catalog"),
+  best: (game) => call(game ? `/api/best?game=${game}` : "/api/best"),
+  create: (params) => call("/api/games", { method: "POST", body: params }),
+  game: (id) => call(`/api/games/${encodeURIComponent(id)}`),
+  move: (id, move) => call(`/api/games/${encodeURIComponent(id)}/moves`, { method: "POST", body: { move } }),
+  undo: (id) => call(`/api/games/${encodeURIComponent(id)}/undo`, { method: "POST" }),
+  hint: (id) => call(`/api/games/${encodeURIComponent(id)}/hint`, { method: "POST" }),
+  solve: (id) => call(`/api/games/${encodeURIComponent(id)}/solve`, { method: "POST" }),
+};

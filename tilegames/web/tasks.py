@@ -1,0 +1,155 @@
+"""The slow jobs, run in the worker processes: deals, optimal lengths, hints and solves.
+
+Each takes and returns plain data (board notation, lists, numbers) so it crosses the process boundary cheaply,
+and turns an engine's ``ValueError`` into ``{"error": message}`` rather than pickling exception objects.
+Engines are imported inside the functions: a worker pays for a game's import (and its numba kernels) only
+when that game is played.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+#: Boards this small get an optimal answer at once; larger ones a fast one (or an optimal one with a time limit).
+SLIDE_OPTIMAL_CELLS = 16
+
+
+def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    @functools.wraps(fn)
+    def run(*args: Any) -> dict[str, Any]:
+        try:
+            return fn(*args)
+        except ValueError as error:
+            return {"error": str(error) or type(error).__name__, "kind": type(error).__name__}
+        except Exception as error:  # an engine bug: answer 500 rather than lose the worker
+            return {"error": f"{type(error).__name__}: {error}", "kind": "EngineError"}
+
+    return run
+
+
+def warm() -> bool:
+    """Import the three engines (and load their compiled kernels) so the first player does not wait."""
+    import contextlib
+    import importlib
+
+    for name in ("tilegames.slide", "tilegames.klotski", "tilegames.link"):
+        # A broken engine shows up in its own requests, not here.
+        with contextlib.suppress(Exception):
+            importlib.import_module(name)
+    return True
+
+
+# Sliding puzzle.
+
+
+@_guarded
+def slide_new(width: int, height: int, seed: int, distance: int | None) -> dict[str, Any]:
+    from tilegames import slide
+
+    board = slide.random_board(width, height, seed=seed, distance=distance)
+    optimal = distance
+    if optimal is None and width * height <= 12:
+        optimal = slide.solve(board, timeout=5.0).length
+    return {"board": str(board), "optimal": optimal}
+
+
+@_guarded
+def slide_optimal(text: str, timeout: float) -> dict[str, Any]:
+    from tilegames import slide
+
+    solution = slide.solve(slide.Board.parse(text), timeout=timeout)
+    return {"length": solution.length, "optimal": bool(solution.optimal)}
+
+
+@_guarded
+def slide_hint(text: str, timeout: float) -> dict[str, Any]:
+    from tilegames import slide
+
+    return {"move": slide.hint(slide.Board.parse(text), timeout=timeout)}
+
+
+@_guarded
+def slide_solve(text: str, timeout: float) -> dict[str, Any]:
+    from tilegames import slide
+
+    board = slide.Board.parse(text)
+    fast = board.width * board.height > SLIDE_OPTIMAL_CELLS
+    solution = slide.solve(board, fast=fast, timeout=timeout)
+    return {
+        "moves": list(solution.moves),
+        "length": solution.length,
+        "optimal": bool(solution.optimal),
+    }
+
+
+# Klotski.
+
+#: Positions a Klotski search may visit (the classic 4×5 layouts need at most ~100,000).
+KLOTSKI_MAX_STATES = 3_000_000
+
+
+def _klotski() -> tuple[Any, Callable[..., Any]]:
+    """The Klotski package and its ``solve`` (the package exports it; the module path is the fallback)."""
+    from tilegames import klotski
+
+    solve = getattr(klotski, "solve", None)
+    if not callable(solve):
+        from tilegames.klotski.solve import solve
+    return klotski, solve
+
+
+@_guarded
+def klotski_new(text: str, metric: str) -> dict[str, Any]:
+    klotski, solve = _klotski()
+    board = klotski.layout(text)
+    solution = solve(board, metric=metric, max_states=KLOTSKI_MAX_STATES)
+    if solution is None:
+        return {
+            "error": "this layout cannot be solved: the 2×2 piece never reaches the exit",
+            "kind": "Unsolvable",
+        }
+    return {"board": str(board), "optimal": solution.length}
+
+
+@_guarded
+def klotski_hint(text: str, metric: str) -> dict[str, Any]:
+    klotski, solve = _klotski()
+    solution = solve(klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES)
+    return {"move": solution.moves[0] if solution and solution.moves else None}
+
+
+@_guarded
+def klotski_solve(text: str, metric: str) -> dict[str, Any]:
+    klotski, solve = _klotski()
+    solution = solve(klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES)
+    if solution is None:
+        return {"error": "no solution from this position", "kind": "Unsolvable"}
+    return {"moves": list(solution.moves), "length": solution.length, "optimal": True}
+
+
+# Lianliankan.
+
+
+@_guarded
+def link_new(
+    width: int, height: int, kinds: int, copies: int, gravity: bool, seed: int
+) -> dict[str, Any]:
+    from tilegames import link
+
+    board = link.deal(width, height, kinds, copies, seed=seed, gravity=gravity, solvable=True)
+    return {"board": str(board)}
+
+
+@_guarded
+def link_solve(text: str, gravity: bool, timeout: float) -> dict[str, Any]:
+    from tilegames import link
+
+    result = link.solve(link.Board.parse(text, gravity=gravity), timeout=timeout)
+    if result.solvable is None:
+        return {"error": "the solver hit its time limit", "kind": "SearchLimitError"}
+    if not result.solvable:
+        return {"error": "this board can no longer be cleared", "kind": "Unsolvable"}
+    pairs = [[list(a), list(b)] for a, b in result.pairs]
+    return {"moves": pairs, "length": len(pairs), "optimal": None}
