@@ -1,6 +1,6 @@
 """Time building the 4×4 pattern databases from nothing, and write them to the cache.
 
-    .venv/bin/python -m bench.slide_pdb_build [6-6-3|7-8] [--cache DIR]
+.venv/bin/python -m bench.slide_pdb_build [6-6-3|7-8] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from tilegames.slide.solve.pdb import PARTITIONS, PatternDatabase, cache_directo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("partition", nargs="?", default="6-6-3", choices=["6-6-3", "7-8", "5-5-5-5-4"])
+    parser.add_argument(
+        "partition", nargs="?", default="6-6-3", choices=["6-6-3", "7-8", "5-5-5-5-4"]
+    )
     parser.add_argument("--cache", help="cache directory (default: the user's cache)")
     args = parser.parse_args()
     size = 5 if args.partition == "5-5-5-5-4" else 4
@@ -26,8 +28,11 @@ def main() -> None:
         built = time.perf_counter() - start
         db.save(directory)
         total += built
-        print(f"{len(cells)} tiles {cells}: {db.entries:,} entries, built in {built:.1f} s, "
-              f"mean {db.table.mean():.2f}, max {db.table.max()}", flush=True)
+        print(
+            f"{len(cells)} tiles {cells}: {db.entries:,} entries, built in {built:.1f} s, "
+            f"mean {db.table.mean():.2f}, max {db.table.max()}",
+            flush=True,
+        )
     print(f"{args.partition}: {total:.1f} s in all -> {directory}")
 
 

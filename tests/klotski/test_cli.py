@@ -85,3 +85,16 @@ def test_bad_input_is_one_line_and_exit_2(capsys, layout, words):
 def test_bad_metric_exit_2(capsys):
     status, _, err = run(capsys, "solve", "横刀立马", "--metric", "jumps")
     assert status == 2 and "jumps" in err
+
+
+def test_universe_small_board_cached(capsys, tmp_path):
+    status, out, _ = run(
+        capsys, "universe", "--size", "3x4", "--cache", str(tmp_path), "--json", "--no-progress"
+    )
+    payload = json.loads(out)
+    assert status == 0 and payload["layouts"] == 5766 and "group_table" not in payload
+    assert (tmp_path / "klotski-universe-3x4-e2.json").exists()
+    status, out, _ = run(capsys, "universe", "--size", "3x4", "--cache", str(tmp_path))
+    assert status == 0 and "5766 in 138 groups" in out
+    status, _, err = run(capsys, "universe", "--size", "5x5", "--cache", str(tmp_path))
+    assert status == 2 and "21 cells" in err

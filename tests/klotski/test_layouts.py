@@ -39,3 +39,10 @@ def test_layout_takes_a_name_an_alias_or_notation():
         layout("cao-cao")
     with pytest.raises(ValueError):
         layout("")
+
+
+def test_named_layouts_unpack_as_name_alias_board():
+    name, alias, board = NAMED_LAYOUTS[0]
+    assert (name, alias, str(board)) == ("横刀立马", "heng-dao-li-ma", "ABBC/ABBC/DEEF/DGHF/I..J")
+    assert NAMED_LAYOUTS[0].board is not NAMED_LAYOUTS[0].board
+    assert [e.name for e in NAMED_LAYOUTS][-1] == "井底之蛙"

@@ -33,6 +33,13 @@ def test_hint_gives_pair_and_path(capsys):
     assert payload == {"pair": [[0, 0], [1, 2]], "path": [[0, 0], [0, 1], [1, 1], [1, 2]]}
 
 
+def test_clearable_hint(capsys):
+    board = "BBBAE/CEDED/ACABD/AECDC"
+    _, plain, _ = run(capsys, "hint", board, "--no-ring", "--json")
+    status, good, _ = run(capsys, "hint", board, "--no-ring", "--clearable", "--json")
+    assert status == 0 and plain["pair"] == [[0, 0], [0, 1]] and good["pair"] != plain["pair"]
+
+
 def test_hint_on_a_stuck_board_exits_1(capsys):
     status, payload, _ = run(capsys, "hint", "AB/BA", "--json")
     assert status == 1 and payload == {"pair": None, "path": None}
@@ -40,13 +47,15 @@ def test_hint_on_a_stuck_board_exits_1(capsys):
 
 def test_solve_verdicts(capsys):
     status, payload, _ = run(capsys, "solve", "AB/BA", "--json")
-    assert status == 1 and payload["solvable"] is False and "pairs" not in payload
+    assert status == 1 and payload == {"solvable": False}
     status, payload, _ = run(capsys, "solve", "AB/AB", "--gravity", "--json")
-    assert status == 0 and payload["solvable"] is True
-    assert payload["pairs"] == [[[0, 0], [1, 0]], [[0, 1], [1, 1]]]
+    assert status == 0 and payload == {
+        "solvable": True,
+        "pairs": [[[0, 0], [1, 0]], [[0, 1], [1, 1]]],
+    }
     board = str(deal(18, 8, 36, seed=3, solvable=False))
     status, payload, _ = run(capsys, "solve", board, "--max-nodes", "3", "--json")
-    assert status == 1 and payload["solvable"] is None and payload["limit"] == "max_nodes"
+    assert status == 1 and payload == {"solvable": None, "limit": "max_nodes"}
 
 
 def test_reshuffle_and_path(capsys):

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilegames.link import Board, DealError, deal, deal_with_solution, solve
+from tilegames.link import Board, DealError, deal, deal_with_solution, make_clearable, solve
 
 
 def replay_clears(board: Board, pairs) -> bool:
@@ -37,6 +37,31 @@ def test_solvable_deal_comes_with_a_solution(shape, seed, gravity, ring):
     assert len(dealt.solution) == width * height // 2
     assert replay_clears(board, dealt.solution)
     assert deal(width, height, kinds, seed=seed, gravity=gravity, ring=ring) == board
+
+
+@pytest.mark.parametrize("gravity", [False, True])
+def test_make_clearable_relabels_any_board(gravity):
+    relabelled = 0
+    for seed in range(40):
+        board = deal(4, 4, 8, 2, seed=seed, solvable=False, gravity=gravity, ring=False)
+        made = make_clearable(board, seed=seed)
+        assert [c for c, _ in made.board.cells()] == [c for c, _ in board.cells()]
+        assert sorted(k for _, k in made.board.cells()) == sorted(k for _, k in board.cells())
+        assert replay_clears(made.board, made.solution)
+        if solve(board).solvable is False:
+            relabelled += 1
+            assert made.board != board
+    assert relabelled > 0  # the construction was needed, and it worked
+
+
+def test_solvable_deal_keeps_a_clearable_random_deal_untouched():
+    kept = 0
+    for seed in range(20):
+        plain = deal(18, 8, 36, seed=seed, solvable=False)
+        if solve(plain, max_nodes=3000).solvable:
+            assert deal(18, 8, 36, seed=seed) == plain
+            kept += 1
+    assert kept > 10
 
 
 def test_deals_are_reproducible_and_seed_dependent():

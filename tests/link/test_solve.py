@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilegames.link import Board, LinkSolution, deal, solve
+from tilegames.link.kernels import doomed
 from tilegames.link.solve import greedy
 
 
@@ -134,3 +135,30 @@ def test_full_deals_with_four_of_a_kind_match_exhaustive_search(shape, ring, gra
         assert result.solvable is exhaustive(board.copy()), str(board)
         verdicts.append(result.solvable)
     assert True in verdicts
+
+
+def test_dead_end_proof_is_sound_and_catches_crossings():
+    proved = 0
+    for seed in range(400):
+        board = small_board(seed, False, seed % 2 == 0)
+        if doomed(board.grid()):
+            proved += 1
+            assert exhaustive(board.copy()) is False, str(board)
+    assert proved > 0
+    # a crossing of two last pairs inside a bigger, otherwise clearable board
+    board = Board.parse("CCDD/.AB./.BA./EEFF")
+    assert doomed(board.grid()) and solve(board) == LinkSolution(False, [], 1)
+    assert not doomed(Board.parse("CCDD/.AB./.AB./EEFF").grid())
+
+
+def test_clearable_hint_avoids_a_dead_end():
+    board = Board.parse("BBBAE/CEDED/ACABD/AECDC", ring=False)
+    plain = board.copy().hint()
+    after = board.copy()
+    after.push(plain)
+    assert solve(board).solvable and solve(after).solvable is False  # the plain hint strands
+    good = board.hint(clearable=True)
+    after = board.copy()
+    after.push(good)
+    assert solve(after).solvable is True and board.assisted
+    assert Board.parse("AB/BA").hint(clearable=True) is None

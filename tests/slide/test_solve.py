@@ -8,7 +8,15 @@ from collections import deque
 import numpy as np
 import pytest
 
-from tilegames.slide import Board, SearchLimitError, UnsolvableError, hint, random_board, scramble, solve
+from tilegames.slide import (
+    Board,
+    SearchLimitError,
+    UnsolvableError,
+    hint,
+    random_board,
+    scramble,
+    solve,
+)
 from tilegames.slide.solve import kernels
 from tilegames.slide.solve.common import relabel
 from tilegames.slide.solve.pdb import PARTITIONS, PatternDatabase, PatternHeuristic, partition_for
@@ -50,7 +58,7 @@ def test_linear_conflict_counts_tiles_not_pairs():
 def test_optimal_lengths_equal_bfs_on_a_large_sample():
     rng = random.Random(11)
     for goal in (Board.solved(3, 3), Board(3, 3, list(range(9)))):
-        states, dist, b = all_states(goal)
+        states, dist, _b = all_states(goal)
         for i in rng.sample(range(states.shape[0]), 400):
             board = Board(3, 3, [goal.tiles[label] for label in states[i]])
             solution = solve(board, goal)
@@ -92,7 +100,10 @@ def reference_pdb(width: int, height: int, blank: int, cells: tuple[int, ...]) -
     return best
 
 
-@pytest.mark.parametrize(("w", "h", "blank", "cells"), [(3, 3, 8, (0, 1, 2, 5)), (3, 3, 4, (6, 7, 3)), (4, 2, 0, (1, 2, 5))])
+@pytest.mark.parametrize(
+    ("w", "h", "blank", "cells"),
+    [(3, 3, 8, (0, 1, 2, 5)), (3, 3, 4, (6, 7, 3)), (4, 2, 0, (1, 2, 5))],
+)
 def test_pdb_builder_matches_a_reference_bfs(w, h, blank, cells):
     db = PatternDatabase.build(w, h, blank, cells)
     reference = reference_pdb(w, h, blank, cells)
@@ -109,12 +120,16 @@ def _factors(n, k):
     return f(n, k)
 
 
-@pytest.mark.parametrize("goal", [Board.solved(3, 3), Board(3, 3, list(range(9))), Board.parse("1 2 3/4 0 5/6 7 8")])
+@pytest.mark.parametrize(
+    "goal", [Board.solved(3, 3), Board(3, 3, list(range(9))), Board.parse("1 2 3/4 0 5/6 7 8")]
+)
 def test_pdb_heuristic_admissible_on_every_8_puzzle_state(goal):
     """The same builder and kernels as the 4×4 7-8 databases, on a cheap 4-4 split of the 8-puzzle."""
     states, dist, b = all_states(goal)
     groups = partition_for(3, 3, b, "4-4")
-    heuristic = PatternHeuristic.from_databases(tuple(PatternDatabase.build(3, 3, b, g) for g in groups))
+    heuristic = PatternHeuristic.from_databases(
+        tuple(PatternDatabase.build(3, 3, b, g) for g in groups)
+    )
     assert heuristic.refl.size == 9  # the blank's goal cell is on the diagonal in all three goals
     values = np.array([heuristic(s) for s in states[::7]])
     assert (values <= dist[::7]).all() and values.mean() > 10
@@ -195,7 +210,12 @@ def test_limits_raise_search_limit_error(pdb_cache):
     with pytest.raises(SearchLimitError, match="time limit"):
         solve(board, timeout=0.2, heuristic="mdlc")
     with pytest.raises(SearchLimitError, match="node limit") as caught:
-        solve(Board(4, 4, [int(t) for t in KORF_EASY[0][0].split()]), KORF_GOAL, max_nodes=500, cache_dir=pdb_cache)
+        solve(
+            Board(4, 4, [int(t) for t in KORF_EASY[0][0].split()]),
+            KORF_GOAL,
+            max_nodes=500,
+            cache_dir=pdb_cache,
+        )
     assert caught.value.nodes >= 500
 
 

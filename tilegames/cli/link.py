@@ -49,7 +49,7 @@ def _new(args: argparse.Namespace) -> int:
 
 def _hint(args: argparse.Namespace) -> int:
     board = _board(args)
-    pair = board.hint()
+    pair = board.hint(clearable=args.clearable)
     if pair is None:
         why = "the board is cleared" if board.is_cleared() else "no pair can be removed"
         emit({"pair": None, "path": None}, args.json, f"no move: {why}")
@@ -72,13 +72,13 @@ def _solve(args: argparse.Namespace) -> int:
     if result.solvable:
         pairs = [_pair_json(pair) for pair in result.pairs]
         text = "\n".join(f"{a} {b}" for a, b in result.pairs) or "already cleared"
-        emit({"solvable": True, "pairs": pairs, "nodes": result.nodes}, args.json, text)
+        emit({"solvable": True, "pairs": pairs}, args.json, text)
         return 0
     if result.solvable is False:
-        emit({"solvable": False, "nodes": result.nodes}, args.json, "cannot be cleared")
+        emit({"solvable": False}, args.json, f"cannot be cleared ({result.nodes} nodes searched)")
     else:
         emit(
-            {"solvable": None, "limit": result.limit, "nodes": result.nodes},
+            {"solvable": None, "limit": result.limit},
             args.json,
             f"undecided: the {result.limit} limit was hit after {result.nodes} nodes",
         )
@@ -106,6 +106,9 @@ def add_parser(games: argparse._SubParsersAction) -> None:
 
     hint = verbs.add_parser("hint", help="a removable pair and its path (exit 1 when stuck)")
     hint.add_argument("board", help="rows joined by '/', '.' empty")
+    hint.add_argument(
+        "--clearable", action="store_true", help="a pair that keeps the board clearable if possible"
+    )
     _rules(hint)
     hint.set_defaults(run=_hint)
 

@@ -20,16 +20,22 @@ MAX_COUNT = 10_000
 
 
 def add_parser(games: argparse._SubParsersAction) -> None:
-    parser: Parser = games.add_parser("slide", help="the sliding number puzzle (15-puzzle, any WxH)")
+    parser: Parser = games.add_parser(
+        "slide", help="the sliding number puzzle (15-puzzle, any WxH)"
+    )
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
     new = verbs.add_parser("new", help="deal uniformly random solvable boards")
     new.add_argument("size", help="WxH, e.g. 4x4")
     new.add_argument("--seed", type=int, help="seed for a reproducible deal")
     group = new.add_mutually_exclusive_group()
-    group.add_argument("--walk", type=int, metavar="K", help="a random walk of K moves from the goal")
+    group.add_argument(
+        "--walk", type=int, metavar="K", help="a random walk of K moves from the goal"
+    )
     group.add_argument("--distance", type=int, metavar="D", help="optimal solution exactly D moves")
-    new.add_argument("--count", type=int, default=1, metavar="N", help="how many boards (default 1)")
+    new.add_argument(
+        "--count", type=int, default=1, metavar="N", help="how many boards (default 1)"
+    )
     add_json(new)
     new.set_defaults(run=run_new)
 
@@ -49,7 +55,9 @@ def add_parser(games: argparse._SubParsersAction) -> None:
     add_json(check)
     check.set_defaults(run=run_check)
 
-    hint_ = verbs.add_parser("hint", help="the next move of an optimal (or, on big boards, fast) solution")
+    hint_ = verbs.add_parser(
+        "hint", help="the next move of an optimal (or, on big boards, fast) solution"
+    )
     hint_.add_argument("board")
     hint_.add_argument("--goal")
     hint_.add_argument("--timeout", type=float, metavar="S", help="optimal search budget")

@@ -122,6 +122,11 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        from tilegames.klotski.render import svg
+
+        return svg(self)
+
     # --- what is on the board -------------------------------------------------------------------------------
     @property
     def width(self) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from tilegames.klotski.board import Board, LayoutError
 
@@ -30,8 +31,12 @@ class NamedLayout:
 
     @property
     def board(self) -> Board:
-        """A fresh board of the layout."""
+        """A fresh board of the layout (so pushing moves on it harms no one)."""
         return Board.parse(self.layout)
+
+    def __iter__(self) -> Iterator[Any]:
+        """Unpacks as ``name, alias, board``."""
+        return iter((self.name, self.alias, self.board))
 
 
 def _read_table() -> tuple[NamedLayout, ...]:

@@ -16,7 +16,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from tilegames.klotski import universe_kernels as uk
 from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key
 
-FORMAT = 1
+FORMAT = 3
 BUCKET_BITS = 24
 HARDEST_KEPT = 20
 
@@ -77,13 +77,19 @@ class Universe:
     """Wall time of the computation (not of loading the cache)."""
     piece_sets: list[PieceSet]
     """Per piece set, hardest first."""
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+    """Wall time of each stage: enumerate, group, distance, summarise."""
+    group_table: list[list[Any]] = field(default_factory=list, repr=False)
+    """Per group, in order of its smallest code: [size, horizontal, vertical, singles, largest distance to the
+    nearest win (-1 if unsolvable), a layout at that distance (or the group's first layout if unsolvable)]."""
     path: str = ""
     """Where the result is cached."""
 
-    def summary(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+    def summary(self, *, groups: bool = False) -> dict[str, Any]:
+        """A JSON-ready dict (without the per-group table unless `groups`)."""
         data = asdict(self)
-        data["piece_sets"] = [asdict(entry) for entry in self.piece_sets]
+        if not groups:
+            del data["group_table"]
         return data
 
 
@@ -116,7 +122,7 @@ def universe(
             pass  # damaged or old: compute again
     result = compute(width, height, progress=progress, min_empty=min_empty)
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = result.summary()
+    data = result.summary(groups=True)
     data["format"] = FORMAT
     data["path"] = str(path)
     temporary = path.with_suffix(".tmp")
@@ -125,7 +131,9 @@ def universe(
     return _from_dict(data)
 
 
-def _cache_path(directory: str | os.PathLike[str] | None, width: int, height: int, min_empty: int) -> Path:
+def _cache_path(
+    directory: str | os.PathLike[str] | None, width: int, height: int, min_empty: int
+) -> Path:
     return cache_directory(directory) / f"klotski-universe-{width}x{height}-e{min_empty}.json"
 
 
@@ -156,7 +164,11 @@ class Arrays:
 
 
 def compute_arrays(
-    width: int, height: int, *, min_empty: int = 2, report: Callable[[str, float], None] | None = None
+    width: int,
+    height: int,
+    *,
+    min_empty: int = 2,
+    report: Callable[[str, float], None] | None = None,
 ) -> Arrays:
     """Enumerate, group and measure; `report(stage, fraction)` is called as the work goes on."""
     say = report or (lambda stage, fraction: None)
@@ -166,15 +178,29 @@ def compute_arrays(
     say("enumerate", 1.0)
     bits = 3 * width * height
     shift = max(0, bits - BUCKET_BITS)
-    buckets = np.searchsorted(codes >> np.uint64(shift), np.arange((1 << (bits - shift)) + 1, dtype=np.uint64))
+    buckets = np.searchsorted(
+        codes >> np.uint64(shift), np.arange((1 << (bits - shift)) + 1, dtype=np.uint64)
+    )
     buckets = buckets.astype(np.int64)
     total = len(codes)
     group = np.full(total, -1, dtype=np.int32)
     queue = np.zeros(total, dtype=np.int32)
     state = np.zeros(4, dtype=np.int64)
     done = 0
+    say("group", 0.0)
     while True:
-        step = uk.label_groups(codes, buckets, np.uint64(shift), width, height, t.kernel, group, queue, state, 1_000_000)
+        step = uk.label_groups(
+            codes,
+            buckets,
+            np.uint64(shift),
+            width,
+            height,
+            t.kernel,
+            group,
+            queue,
+            state,
+            1_000_000,
+        )
         done += step
         say("group", done / total)
         if step == 0:
@@ -185,35 +211,65 @@ def compute_arrays(
         solved |= (codes & mask) == bits_
     distance[solved] = 0
     level, reached = 0, int(solved.sum())
+    say("distance", reached / total)
     while True:
-        if uk.bfs_level(codes, buckets, np.uint64(shift), width, height, t.kernel, False, distance, level) == 0:
+        if (
+            uk.bfs_level(
+                codes, buckets, np.uint64(shift), width, height, t.kernel, False, distance, level
+            )
+            == 0
+        ):
             break
         level += 1
         reached += int(np.count_nonzero(distance == level))
         say("distance", reached / total)
+    say("distance", 1.0)
     return Arrays(codes, group, distance)
 
 
-def compute(width: int = 4, height: int = 5, *, progress: bool = True, min_empty: int = 2) -> Universe:
+def compute(
+    width: int = 4, height: int = 5, *, progress: bool = True, min_empty: int = 2
+) -> Universe:
     """Compute the universe (no cache), with a rich progress bar unless `progress` is False."""
     started = time.perf_counter()
+    stage_start: dict[str, float] = {}
+    stage_seconds: dict[str, float] = {}
+
+    def clock(stage: str) -> None:
+        now = time.perf_counter()
+        stage_start.setdefault(stage, now)
+        stage_seconds[stage] = round(now - stage_start[stage], 2)
+
     if progress:
+        from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
         with Progress(
-            TextColumn("{task.description}"), BarColumn(), TextColumn("{task.percentage:>5.1f}%"), TimeElapsedColumn()
+            TextColumn("{task.description}"),
+            BarColumn(),
+            TextColumn("{task.percentage:>5.1f}%"),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
         ) as bar:
             tasks: dict[str, Any] = {}
 
             def report(stage: str, fraction: float) -> None:
+                clock(stage)
                 if stage not in tasks:
                     tasks[stage] = bar.add_task(f"{width}x{height} {stage}", total=1.0)
                 bar.update(tasks[stage], completed=min(1.0, fraction))
 
             arrays = compute_arrays(width, height, min_empty=min_empty, report=report)
     else:
-        arrays = compute_arrays(width, height, min_empty=min_empty)
-    return summarise(arrays, width, height, time.perf_counter() - started)
+        arrays = compute_arrays(
+            width, height, min_empty=min_empty, report=lambda stage, _: clock(stage)
+        )
+    clock("summarise")
+    result = summarise(arrays, width, height, 0.0)
+    clock("summarise")
+    return replace(
+        result, seconds=round(time.perf_counter() - started, 2), stage_seconds=stage_seconds
+    )
 
 
 def piece_set_of(code: int, width: int, height: int) -> tuple[int, int, int]:
@@ -227,7 +283,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     """Fold the per-layout arrays into per-group and per-piece-set figures."""
     codes, group, distance = arrays.codes, arrays.group, arrays.distance
     groups = int(group.max()) + 1 if len(group) else 0
-    size, top, _, first = uk.group_stats(group, distance, groups)
+    size, top, at, first = uk.group_stats(group, distance, groups)
     sets: dict[tuple[int, int, int], int] = {}
     set_of_group = np.zeros(groups, dtype=np.int64)
     for g in range(groups):
@@ -257,6 +313,15 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     ]
     entries.sort(key=lambda e: (-e.hardest, e.horizontal, e.vertical, e.singles))
     solvable_groups = top >= 0
+    table = [
+        [
+            int(size[g]),
+            *order[int(set_of_group[g])],
+            int(top[g]),
+            str(board_from_key(int(codes[at[g] if top[g] >= 0 else first[g]]), width, height)),
+        ]
+        for g in range(groups)
+    ]
     return Universe(
         width=width,
         height=height,
@@ -268,4 +333,5 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
         largest_group=int(size.max()) if groups else 0,
         seconds=round(seconds, 2),
         piece_sets=entries,
+        group_table=table,
     )

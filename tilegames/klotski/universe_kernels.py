@@ -15,55 +15,89 @@ SEVEN = np.uint64(7)
 
 
 @njit(cache=True)
-def _place(grid, cell, n, w, h, empties, big, min_empty, out, count, write):
-    while cell < n and grid[cell] >= 0:
-        cell += 1
-    if cell == n:
-        if big and empties >= min_empty:
-            if write:
-                code = np.uint64(0)
-                for i in range(n):
-                    code = (code << np.uint64(3)) | np.uint64(grid[i])
-                out[count] = code
-            count += 1
-        return count
-    r, c = cell // w, cell % w
-    # options in increasing occupant type, so codes come out sorted
-    grid[cell] = 0
-    count = _place(grid, cell + 1, n, w, h, empties + 1, big, min_empty, out, count, write)
-    grid[cell] = 1
-    count = _place(grid, cell + 1, n, w, h, empties, big, min_empty, out, count, write)
-    if c + 1 < w and grid[cell + 1] < 0:
-        grid[cell] = 2
-        grid[cell + 1] = 2
-        count = _place(grid, cell + 2, n, w, h, empties, big, min_empty, out, count, write)
-        grid[cell + 1] = -1
-    if r + 1 < h and grid[cell + w] < 0:
-        grid[cell] = 3
-        grid[cell + w] = 3
-        count = _place(grid, cell + 1, n, w, h, empties, big, min_empty, out, count, write)
-        grid[cell + w] = -1
-    if not big and c + 1 < w and r + 1 < h and grid[cell + 1] < 0 and grid[cell + w] < 0 and grid[cell + w + 1] < 0:
-        grid[cell] = 4
-        grid[cell + 1] = 4
-        grid[cell + w] = 4
-        grid[cell + w + 1] = 4
-        count = _place(grid, cell + 2, n, w, h, empties, True, min_empty, out, count, write)
-        grid[cell + 1] = -1
-        grid[cell + w] = -1
-        grid[cell + w + 1] = -1
-    grid[cell] = -1
+def _set(grid, cell, w, kind, value):
+    """Write `value` into the cells a piece of `kind` would cover with its top-left corner at `cell`."""
+    grid[cell] = value
+    if kind == 2 or kind == 4:
+        grid[cell + 1] = value
+    if kind == 3 or kind == 4:
+        grid[cell + w] = value
+    if kind == 4:
+        grid[cell + w + 1] = value
+
+
+@njit(cache=True)
+def _free_square(grid, cell, w):
+    return grid[cell + 1] < 0 and grid[cell + w] < 0 and grid[cell + w + 1] < 0
+
+
+@njit(cache=True)
+def _walk(w, h, min_empty, out, write):
+    """Depth-first walk over tilings (an explicit stack: numba cannot cache recursive functions)."""
+    n = w * h
+    grid = np.full(n, -1, dtype=np.int64)
+    cells = np.zeros(n + 1, dtype=np.int64)
+    option = np.zeros(n + 1, dtype=np.int64)
+    empties = np.zeros(n + 1, dtype=np.int64)
+    big = np.zeros(n + 1, dtype=np.int64)
+    count = 0
+    depth = 0
+    while depth >= 0:
+        cell = cells[depth]
+        if cell == n:
+            if big[depth] and empties[depth] >= min_empty:
+                if write:
+                    code = np.uint64(0)
+                    for i in range(n):
+                        code = (code << np.uint64(3)) | np.uint64(grid[i])
+                    out[count] = code
+                count += 1
+            depth -= 1
+            continue
+        if option[depth] > 0:  # take back the piece placed last time at this depth
+            _set(grid, cell, w, option[depth] - 1, -1)
+        r, c = cell // w, cell % w
+        kind = option[depth]
+        # options in increasing occupant type, so codes come out sorted
+        while kind <= 4:
+            if kind <= 1:
+                break
+            if kind == 2 and c + 1 < w and grid[cell + 1] < 0:
+                break
+            if kind == 3 and r + 1 < h and grid[cell + w] < 0:
+                break
+            if (
+                kind == 4
+                and not big[depth]
+                and c + 1 < w
+                and r + 1 < h
+                and _free_square(grid, cell, w)
+            ):
+                break
+            kind += 1
+        if kind > 4:
+            option[depth] = 0
+            depth -= 1
+            continue
+        _set(grid, cell, w, kind, kind)
+        option[depth] = kind + 1
+        nxt = cell + 1
+        while nxt < n and grid[nxt] >= 0:
+            nxt += 1
+        cells[depth + 1] = nxt
+        option[depth + 1] = 0
+        empties[depth + 1] = empties[depth] + (1 if kind == 0 else 0)
+        big[depth + 1] = 1 if (big[depth] or kind == 4) else 0
+        depth += 1
     return count
 
 
 @njit(cache=True)
 def enumerate_codes(w, h, min_empty):
     """Every layout with exactly one 2×2 piece and at least `min_empty` empty cells, as sorted codes."""
-    n = w * h
-    grid = np.full(n, -1, dtype=np.int64)
-    total = _place(grid, 0, n, w, h, 0, False, min_empty, np.zeros(1, dtype=np.uint64), 0, False)
+    total = _walk(w, h, min_empty, np.zeros(1, dtype=np.uint64), False)
     out = np.zeros(total, dtype=np.uint64)
-    _place(grid, 0, n, w, h, 0, False, min_empty, out, 0, True)
+    _walk(w, h, min_empty, out, True)
     return out
 
 

@@ -158,6 +158,17 @@ def mirror_hash(types: Sequence[int], width: int) -> int:
     return value
 
 
+def zobrist_hash_with(types: Sequence[int], width: int, keys: Sequence[int]) -> tuple[int, int]:
+    """(hash, mirror hash) of a grid of occupant types under another key table (for measuring small keys)."""
+    value = mirrored = 0
+    for cell, occupant in enumerate(types):
+        if occupant:
+            row, column = divmod(cell, width)
+            value ^= keys[(row * MAX_SIDE + column) * TYPES + occupant - 1]
+            mirrored ^= keys[(row * MAX_SIDE + width - 1 - column) * TYPES + occupant - 1]
+    return value, mirrored
+
+
 def small_keys(bits: int, seed: int = 15) -> tuple[int, ...]:
     """A key table of `bits`-bit keys from `random.Random(seed)`, like the tutorial's 15-bit codes."""
     import random
@@ -181,12 +192,7 @@ def count_collisions(
     seen: set[int] = set()
     positions = collisions = 0
     for types in grids:
-        value = mirrored = 0
-        for cell, occupant in enumerate(types):
-            if occupant:
-                row, column = divmod(cell, width)
-                value ^= keys[(row * MAX_SIDE + column) * TYPES + occupant - 1]
-                mirrored ^= keys[(row * MAX_SIDE + width - 1 - column) * TYPES + occupant - 1]
+        value, mirrored = zobrist_hash_with(types, width, keys)
         if fold_mirror:
             value = min(value, mirrored)
         positions += 1

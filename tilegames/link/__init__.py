@@ -8,7 +8,15 @@ from tilegames.link.board import (
     KindMismatchError,
     LinkError,
 )
-from tilegames.link.generate import KINDS, Deal, DealError, deal, deal_with_solution, reshuffle
+from tilegames.link.generate import (
+    KINDS,
+    Deal,
+    DealError,
+    deal,
+    deal_with_solution,
+    make_clearable,
+    reshuffle,
+)
 from tilegames.link.score import ScoreError, score
 from tilegames.link.solve import LinkSolution, solve
 
@@ -26,6 +34,7 @@ __all__ = [
     "ScoreError",
     "deal",
     "deal_with_solution",
+    "make_clearable",
     "reshuffle",
     "score",
     "solve",

@@ -45,9 +45,10 @@ class IllegalMoveError(LinkError):
 
 @dataclass(frozen=True)
 class _Undo:
-    """What `pop()` needs: the pair, and the columns (or cells) as they were before the move."""
+    """What `pop()` needs: the pair, its kind, and with gravity the columns as they were."""
 
     pair: Pair
+    kind: int
     columns: tuple[tuple[int, np.ndarray], ...]
 
 
@@ -200,9 +201,20 @@ class Board:
         found = find_pairs(self._grid, False)
         return [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in found.tolist()]
 
-    def hint(self) -> Pair | None:
-        """The first removable pair in reading order, or None; marks the game as assisted."""
+    def hint(self, *, clearable: bool = False, timeout: float = 0.5) -> Pair | None:
+        """A removable pair, or None; marks the game as assisted.
+
+        Plain: the first pair in reading order (KShisen's kind of hint). With `clearable`, the
+        first move of a solution when the solver finds one within `timeout` seconds, so taking
+        the hint never strands the player; otherwise the plain hint.
+        """
         self.assisted = True
+        if clearable:
+            from tilegames.link.solve import solve
+
+            result = solve(self, timeout=timeout)
+            if result.solvable and result.pairs:
+                return result.pairs[0]
         found = find_pairs(self._grid, True)
         if len(found) == 0:
             return None
@@ -244,16 +256,14 @@ class Board:
         (r1, c1), (r2, c2) = pair
         pair = ((int(r1), int(c1)), (int(r2), int(c2)))
         grid = self._grid
+        kind = int(grid[r1 + 1, c1 + 1])
+        saved: tuple[tuple[int, np.ndarray], ...] = ()
         if self.gravity:
-            cols = sorted({c1 + 1, c2 + 1})
-            saved = tuple((c, grid[:, c].copy()) for c in cols)
-            grid[r1 + 1, c1 + 1] = grid[r2 + 1, c2 + 1] = 0
-            for c, _ in saved:
-                _fall(grid, c)
-        else:
-            saved = ((-1, np.array([r1, c1, grid[r1 + 1, c1 + 1]])),)
-            grid[r1 + 1, c1 + 1] = grid[r2 + 1, c2 + 1] = 0
-        self._undo.append(_Undo(pair, saved))
+            saved = tuple((c, grid[:, c].copy()) for c in sorted({c1 + 1, c2 + 1}))
+        grid[r1 + 1, c1 + 1] = grid[r2 + 1, c2 + 1] = 0
+        for c, _ in saved:
+            _fall(grid, c)
+        self._undo.append(_Undo(pair, kind, saved))
         self.move_stack.append(pair)
 
     def pop(self) -> Pair:
@@ -266,10 +276,9 @@ class Board:
         grid = self._grid
         (r1, c1), (r2, c2) = undo.pair
         for col, before in undo.columns:
-            if col < 0:
-                grid[r1 + 1, c1 + 1] = grid[r2 + 1, c2 + 1] = before[2]
-            else:
-                grid[:, col] = before
+            grid[:, col] = before
+        if not undo.columns:
+            grid[r1 + 1, c1 + 1] = grid[r2 + 1, c2 + 1] = undo.kind
         return undo.pair
 
     def reshuffle(self, seed: int | None = None, *, solvable: bool = True) -> Board:

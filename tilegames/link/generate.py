@@ -1,6 +1,7 @@
 """Deals and reshuffles: uniform shuffles, and boards that can be cleared by construction.
 
-A board is made clearable by playing it out on a copy: remove a random connectable pair
+A random deal that the solver quickly shows to be clearable is kept as it is (most are). Any
+other board is made clearable by playing it out on a copy: remove a random connectable pair
 again and again; whenever the copy gets stuck, relabel the tiles that remain (shuffle their
 kinds). Which cells are free depends only on which cells are occupied, never on kinds, so a
 relabelling keeps every earlier removal legal; carrying the labels back to the starting cells
@@ -28,6 +29,8 @@ KINDS = (
 
 #: How many random relabellings to try before forcing a pair by a swap.
 _TRIES = 200
+#: The solver's node budget when checking a random deal before any relabelling.
+_PROOF_NODES = 3000
 
 
 class DealError(LinkError):
@@ -109,7 +112,22 @@ def deal_with_solution(
     board = Board(rows, gravity=gravity, ring=ring)
     if not solvable:
         return Deal(board, [])
-    return _construct(board, rng)
+    return _proved_or_constructed(board, rng)
+
+
+def _proved_or_constructed(board: Board, rng: random.Random) -> Deal:
+    """Keep `board` if the solver quickly shows a way to clear it, else relabel it until it can.
+
+    Most random deals can be cleared (94 of 100 plain 18x8 deals), and keeping those untouched
+    keeps the deal as random as it can be; the construction covers the rest. A node limit, not a
+    clock, bounds the solver, so a seed gives the same deal on every machine.
+    """
+    from tilegames.link.solve import solve
+
+    result = solve(board, max_nodes=_PROOF_NODES)
+    if result.solvable:
+        return Deal(board, result.pairs)
+    return make_clearable(board, rng)
 
 
 def reshuffle(
@@ -118,9 +136,9 @@ def reshuffle(
     """A new board: the kinds shuffled over the occupied cells, empty cells left empty.
 
     The shuffle is Fisher-Yates (uniform), redrawn until the board has a move, so it is uniform
-    over the arrangements that have one. With `solvable` the result is then made clearable by
-    the deal's construction (play out, relabel when stuck). The move stack is not kept; the
-    assisted flag is.
+    over the arrangements that have one. With `solvable` the result is then kept if the solver
+    quickly shows it can be cleared, else made clearable like a deal (`make_clearable`). The
+    move stack is not kept; the assisted flag is.
     """
     rng = _rng(seed)
     result = board.copy()
@@ -137,7 +155,7 @@ def reshuffle(
     else:
         _force_pair(result, cells, rng)
     if solvable:
-        result = _construct(result, rng).board
+        result = _proved_or_constructed(result, rng).board
         result.assisted = board.assisted
     return result
 
@@ -162,8 +180,14 @@ def _force_pair(board: Board, cells: list[tuple[int, int]], rng: random.Random) 
         grid[other], grid[r2, c2] = grid[r2, c2], kind
 
 
-def _construct(board: Board, rng: random.Random) -> Deal:
-    """Play `board` out on a copy, relabelling when stuck; return the relabelled board and play."""
+def make_clearable(board: Board, seed: int | random.Random | None = None) -> Deal:
+    """Relabel the tiles of `board` (same cells, same kinds in all) so that it can be cleared.
+
+    Plays the board out on a copy, a random removable pair at a time, and whenever the copy is
+    stuck shuffles the kinds of the tiles that remain. Returns the relabelled board (a new one)
+    and the play, which clears it.
+    """
+    rng = _rng(seed)
     w = board.width
     ids = np.zeros_like(board._grid)  # tile identities: 1 + the starting cell's flat index
     kind_of: dict[int, int] = {}
@@ -200,6 +224,7 @@ def _construct(board: Board, rng: random.Random) -> Deal:
                     column[len(column) - len(alive) :] = alive
         sync()
     result = board.copy()
+    result.move_stack, result._undo = [], []
     for tile, kind in kind_of.items():
         r, c = divmod(tile - 1, w)
         result._grid[r + 1, c + 1] = kind

@@ -9,10 +9,16 @@ a kind are paired. Hence the safe-move rule: when every remaining tile of a kind
 right now (its last two, or all four in some pairing), do it at once, without branching.
 Proof: take any solution; move the removals of that kind to the front, in our pairing. Every
 other removal then happens on a board with at least as many empty cells as before, so it is
-still legal. With gravity tiles move, removals can block, and no move is safe.
+still legal.
 
-Move ordering: pairs of the kinds with the fewest tiles left first (they settle a kind), then
-pairs that open the most cells around them.
+With gravity tiles fall and a removal can block, except when the kind's removal makes no other
+tile move: every other tile then keeps its place in every continuation (a tile's place depends
+only on the tiles below it in its column), and the same exchange argument applies.
+
+Dead-end proof (no gravity): `kernels.doomed`, a relaxation that no real play can beat.
+
+Move ordering: pairs of the kinds with the fewest tiles left first (they settle a kind), with
+gravity the moves that make nothing fall, then pairs that open the most cells around them.
 """
 
 from __future__ import annotations
@@ -57,7 +63,8 @@ class _Search:
         self.gravity = board.gravity
         self.max_nodes = max_nodes
         self.deadline = None if timeout is None else time.perf_counter() + timeout
-        self.safe = safe and not board.gravity
+        self.safe = safe
+        self.prove = safe and not board.gravity  # the dead-end relaxation needs no gravity
         self.memo = memo
         self.dead: set[int | bytes] = set()
         self.nodes = 0
@@ -113,42 +120,64 @@ class _Search:
             raise SearchLimitError("timeout")
 
     # -- the safe-move rule
+    def _still(self, move: tuple[int, int, int, int]) -> bool:
+        """Would removing this pair leave every other tile in place (always so without gravity)?"""
+        if not self.gravity:
+            return True
+        grid = self.grid
+        r1, c1, r2, c2 = move
+        for r, c, other in ((r1, c1, (r2, c2)), (r2, c2, (r1, c1))):
+            if grid[r - 1, c] > 0 and (r - 1, c) != other:
+                return False  # the tile above would fall
+        for c in {c1, c2}:
+            column = grid[1:-1, c] > 0
+            for r, cc in ((r1, c1), (r2, c2)):
+                if cc == c:
+                    column[r - 1] = False
+            k = int(column.sum())
+            if k and not column[len(column) - k :].all():
+                return False  # a floating tile would settle
+        return True
+
     def safe_moves(self, moves: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-        """Moves that clear a whole kind right now (a kind's last two, or all four tiles)."""
+        """Moves that clear a whole kind right now (its last two, or all four tiles), and with
+        gravity only when no other tile moves (then every other tile keeps its place forever)."""
         grid = self.grid
         by_kind: dict[int, list[tuple[int, int, int, int]]] = {}
         for move in moves:
             by_kind.setdefault(int(grid[move[0], move[1]]), []).append(move)
         for kind, pairs in by_kind.items():
             left = self.count[kind]
-            if left == 2:
-                return [pairs[0]]
-            if left == 4:
-                for move in pairs:
-                    r1, c1, r2, c2 = move
-                    rest = [
-                        (r, c)
-                        for r, c in zip(*np.nonzero(grid == kind), strict=True)
-                        if (r, c) != (r1, c1) and (r, c) != (r2, c2)
-                    ]
-                    grid[r1, c1] = grid[r2, c2] = 0
-                    (r3, c3), (r4, c4) = rest
-                    ok = connect(grid, r3, c3, r4, c4, self.path) > 0
-                    grid[r1, c1] = grid[r2, c2] = kind
-                    if ok:
-                        return [move, (int(r3), int(c3), int(r4), int(c4))]
+            if left not in (2, 4):
+                continue
+            for move in pairs:
+                if not self._still(move):
+                    continue
+                if left == 2:
+                    return [move]
+                r1, c1, r2, c2 = move
+                grid[r1, c1] = grid[r2, c2] = 0  # nothing moves: emptying the cells is the move
+                (r3, c3), (r4, c4) = zip(*np.nonzero(grid == kind), strict=True)
+                rest = (int(r3), int(c3), int(r4), int(c4))
+                ok = connect(grid, *rest, self.path) > 0 and self._still(rest)
+                grid[r1, c1] = grid[r2, c2] = kind
+                if ok:
+                    return [move, rest]
         return []
 
     def order(self, moves: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        """Kinds with the fewest tiles left first; with gravity, moves that make nothing fall;
+        then the pairs with the most tiles around them (their removal opens the most paths)."""
         grid = self.grid
 
-        def score(move: tuple[int, int, int, int]) -> tuple[int, int]:
+        def score(move: tuple[int, int, int, int]) -> tuple[int, bool, int]:
             r1, c1, r2, c2 = move
             opened = 0
             for r, c in ((r1, c1), (r2, c2)):
                 opened += int(grid[r - 1, c] > 0) + int(grid[r + 1, c] > 0)
                 opened += int(grid[r, c - 1] > 0) + int(grid[r, c + 1] > 0)
-            return self.count[int(grid[r1, c1])], -opened
+            falls = self.gravity and not self._still(move)
+            return self.count[int(grid[r1, c1])], falls, -opened
 
         return sorted(moves, key=score)
 
@@ -164,7 +193,7 @@ class _Search:
         state = self.state()
         if self.memo and state in self.dead:
             return False
-        if self.safe and check and doomed(self.grid):
+        if self.prove and check and doomed(self.grid):
             self.dead.add(state)
             return False
         moves = [tuple(m) for m in find_pairs(self.grid, False).tolist()]

@@ -1,9 +1,9 @@
 """The sliding number puzzle (数字华容道, 8/15/24-puzzle) on any W×H board.
 
-    >>> from tilegames.slide import Board, solve
-    >>> board = Board.parse("5 1 3/4 0 2/7 8 6")
-    >>> solve(board).length
-    8
+>>> from tilegames.slide import Board, solve
+>>> board = Board.parse("5 1 3/4 0 2/7 8 6")
+>>> solve(board).length
+8
 """
 
 from tilegames.slide.board import (

@@ -145,9 +145,7 @@ class Board:
         cell = len(str(len(self._tiles) - 1))
         w = self.width
         return "\n".join(
-            " ".join(
-                (str(t) if t else ".").rjust(cell) for t in self._tiles[r * w : (r + 1) * w]
-            )
+            " ".join((str(t) if t else ".").rjust(cell) for t in self._tiles[r * w : (r + 1) * w])
             for r in range(self.height)
         )
 
@@ -210,7 +208,7 @@ class Board:
         if not self._is_legal(move):
             row, col = divmod(self._blank, self.width)
             raise IllegalMoveError(
-                f"move {move}: no tile can slide {'up down left right'.split()[MOVES.index(move)]}"
+                f"move {move}: no tile can slide {['up', 'down', 'left', 'right'][MOVES.index(move)]}"
                 f" into the blank at row {row + 1}, column {col + 1}"
             )
         self._slide(move)

@@ -100,7 +100,9 @@ def _at_distance(
         kernels.unrank_perm(int(ranks[rng.randrange(ranks.size)]), n, tiles)
         return Board(width, height, [int(t) for t in tiles])
     if (width, height) != (4, 4):
-        raise ValueError(f"deals at a set distance are made for boards up to 9 cells and 4x4, not {width}x{height}")
+        raise ValueError(
+            f"deals at a set distance are made for boards up to 9 cells and 4x4, not {width}x{height}"
+        )
     if distance > MAX_DISTANCE_4X4:
         raise ValueError(f"distance {distance} is above the 4x4 limit {MAX_DISTANCE_4X4}")
     from tilegames.slide.solve import solve

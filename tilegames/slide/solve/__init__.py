@@ -46,7 +46,9 @@ def solve(
     if fast:
         from tilegames.slide.solve.fast import solve_fast
 
-        return solve_fast(board, target, Limits.of(max_nodes, timeout), cache_dir=cache_dir)
+        return solve_fast(
+            board, target, Limits.of(max_nodes, timeout), partition=partition, cache_dir=cache_dir
+        )
     if max_nodes is None and timeout is None and board.width * board.height > 16:
         max_nodes = DEFAULT_MAX_NODES_BIG
     return solve_optimal(

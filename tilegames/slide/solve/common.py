@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Sequence
@@ -69,7 +70,7 @@ def check_solvable(board: Board, goal: Board) -> None:
 def letters_from_blank_cells(cells: Sequence[int], width: int) -> str:
     """Moves from the blank's successive cells (the tile moves opposite to the blank)."""
     out = []
-    for a, c in zip(cells, cells[1:], strict=False):
+    for a, c in itertools.pairwise(cells):
         delta = c - a
         if delta == width:
             out.append("U")

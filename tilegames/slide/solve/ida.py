@@ -17,7 +17,12 @@ from tilegames.slide.solve.common import (
     relabel,
     transform_state,
 )
-from tilegames.slide.solve.pdb import DEFAULT_PARTITION, PatternHeuristic, load_heuristic, partition_for
+from tilegames.slide.solve.pdb import (
+    DEFAULT_PARTITION,
+    PatternHeuristic,
+    load_heuristic,
+    partition_for,
+)
 
 MAX_DEPTH = 1000
 
@@ -56,8 +61,12 @@ def ida_relabelled(
     partition: str | None = None,
     weight: tuple[int, int] = (1, 1),
     cache_dir: str | os.PathLike[str] | None = None,
+    shorter_than: int = MAX_DEPTH,
 ) -> tuple[int, str, int]:
     """IDA* on a relabelled state (goal = identity, blank label `blank`): (status, moves, nodes).
+
+    Only solutions shorter than `shorter_than` are looked for (EXHAUSTED when there is none).
+    On boards past 4×4 the PDB lookup is maxed with Manhattan + linear conflict.
 
     heuristic: "auto" (PDB where available, else Manhattan + linear conflict), "pdb", "mdlc",
     "manhattan". `weight` (num, den) turns it into weighted IDA* (f = g + h·num/den).
@@ -65,7 +74,7 @@ def ida_relabelled(
     w, h, b = width, height, blank
     if heuristic == "auto":
         heuristic = "pdb" if uses_pdb(w, h, partition) else "mdlc"
-    path = np.zeros(MAX_DEPTH, np.int64)
+    path = np.zeros(max(1, min(shorter_than, MAX_DEPTH) - 1), np.int64)
     cell_map = None
     wnum, wden = weight
     if heuristic == "pdb":
@@ -75,7 +84,7 @@ def ida_relabelled(
         pdb = pattern_heuristic(w, h, b, partition, cache_dir=cache_dir)
         status, length, nodes = kernels.ida_pdb(
             state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.offsets,
-            pdb.table, pdb.refl, wnum, wden, limits.max_nodes, limits.deadline, path,
+            pdb.table, pdb.refl, w * h > 16, wnum, wden, limits.max_nodes, limits.deadline, path,
         )  # fmt: skip
     elif heuristic in ("mdlc", "manhattan"):
         status, length, nodes = kernels.ida_mdlc(

@@ -271,7 +271,7 @@ def ida_mdlc(state0, w, h, b, use_lc, wnum, wden, max_nodes, deadline, path):
                 path[depth] = d
                 return FOUND, depth + 1, nodes
             if f > bound or depth + 1 >= maxdepth:
-                if f < next_bound:
+                if f > bound and depth + 1 < maxdepth and f < next_bound:
                     next_bound = f
                 # undo at once
                 state[s] = lab
@@ -461,13 +461,14 @@ def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, offsets, table
 @njit(cache=True)
 def ida_pdb(
     state0, w, h, b, group_of, glabels, gk, factors, offsets, table, refl,
-    wnum, wden, max_nodes, deadline, path,
+    use_lc, wnum, wden, max_nodes, deadline, path,
 ):  # fmt: skip
     """IDA* (weighted when wnum > wden) over additive disjoint pattern databases.
 
     `group_of[label]` is the group of a tile (−1 for the blank); with a non-empty `refl` (a cell map,
     an involution fixing `b`) the heuristic is the max of the lookup and of the reflected state's
-    lookup, where the reflected group g reads the tiles refl(g). Returns (status, length, nodes).
+    lookup, where the reflected group g reads the tiles refl(g); with `use_lc` also the max with
+    Manhattan + linear conflict (both admissible, so their max is). Returns (status, length, nodes).
     """
     n = w * h
     ngroups = gk.shape[0]
@@ -493,8 +494,28 @@ def ida_pdb(
             rtotal += rval[g]
     if total == 0:
         return FOUND, 0, 0
+    buf = np.empty(2 * max(w, h), np.int64)
+    rowlc = np.zeros(h, np.int64)
+    collc = np.zeros(w, np.int64)
+    md = 0
+    lc = 0
+    if use_lc:
+        for p in range(n):
+            lab = state[p]
+            if lab != b:
+                md += abs(p // w - lab // w) + abs(p % w - lab % w)
+        for r in range(h):
+            rowlc[r] = _line_removals(state, w, h, b, True, r, buf)
+            lc += rowlc[r]
+        for c in range(w):
+            collc[c] = _line_removals(state, w, h, b, False, c, buf)
+            lc += collc[c]
     nodes = 0
-    bound = max(total, rtotal) * wnum
+    bound = max(total, rtotal, md + 2 * lc) * wnum
+    old_md = np.zeros(maxdepth + 1, np.int64)
+    old_lc = np.zeros(maxdepth + 1, np.int64)
+    old_a = np.zeros(maxdepth + 1, np.int64)
+    old_b = np.zeros(maxdepth + 1, np.int64)
     nxt_dir = np.zeros(maxdepth + 1, np.int64)
     old_v = np.zeros(maxdepth + 1, np.int64)
     old_r = np.zeros(maxdepth + 1, np.int64)
@@ -522,6 +543,15 @@ def ida_pdb(
                     g = group_of[refl[lab]]
                     rtotal += old_r[depth] - rval[g]
                     rval[g] = old_r[depth]
+                if use_lc:
+                    md = old_md[depth]
+                    lc = old_lc[depth]
+                    if d < 2:
+                        rowlc[z // w] = old_a[depth]
+                        rowlc[s // w] = old_b[depth]
+                    else:
+                        collc[z % w] = old_a[depth]
+                        collc[s % w] = old_b[depth]
                 continue
             d = nxt_dir[depth]
             nxt_dir[depth] = d + 1
@@ -543,17 +573,36 @@ def ida_pdb(
             if use_refl:
                 g2 = group_of[refl[lab]]
                 old_r[depth] = rval[g2]
-                v = _group_value(g2, pos, glabels, gk, n, factors, offsets, table, refl, True, cells)
+                v = _group_value(
+                    g2, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
+                )
                 rtotal += v - rval[g2]
                 rval[g2] = v
+            if use_lc:
+                old_md[depth] = md
+                old_lc[depth] = lc
+                md += abs(z // w - lab // w) + abs(z % w - lab % w)
+                md -= abs(s // w - lab // w) + abs(s % w - lab % w)
+                if d < 2:
+                    old_a[depth] = rowlc[z // w]
+                    old_b[depth] = rowlc[s // w]
+                    rowlc[z // w] = _line_removals(state, w, h, b, True, z // w, buf)
+                    rowlc[s // w] = _line_removals(state, w, h, b, True, s // w, buf)
+                    lc += rowlc[z // w] + rowlc[s // w] - old_a[depth] - old_b[depth]
+                else:
+                    old_a[depth] = collc[z % w]
+                    old_b[depth] = collc[s % w]
+                    collc[z % w] = _line_removals(state, w, h, b, False, z % w, buf)
+                    collc[s % w] = _line_removals(state, w, h, b, False, s % w, buf)
+                    lc += collc[z % w] + collc[s % w] - old_a[depth] - old_b[depth]
             nodes += 1
-            hval = max(total, rtotal)
+            hval = max(total, rtotal, md + 2 * lc)
             if total == 0:
                 path[depth] = d
                 return FOUND, depth + 1, nodes
             f = (depth + 1) * wden + hval * wnum
             if f > bound or depth + 1 >= maxdepth:
-                if f < next_bound:
+                if f > bound and depth + 1 < maxdepth and f < next_bound:
                     next_bound = f
                 state[s] = lab
                 state[z] = b
@@ -564,6 +613,15 @@ def ida_pdb(
                 if use_refl:
                     rtotal += old_r[depth] - rval[g2]
                     rval[g2] = old_r[depth]
+                if use_lc:
+                    md = old_md[depth]
+                    lc = old_lc[depth]
+                    if d < 2:
+                        rowlc[z // w] = old_a[depth]
+                        rowlc[s // w] = old_b[depth]
+                    else:
+                        collc[z % w] = old_a[depth]
+                        collc[s % w] = old_b[depth]
             else:
                 path[depth] = d
                 z = s

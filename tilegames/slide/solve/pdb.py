@@ -8,6 +8,7 @@ of disjoint patterns add up to an admissible heuristic.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import math
@@ -116,7 +117,9 @@ class PatternDatabase:
         bar = _Bar(total, f"pattern database {width}x{height} {k} tiles") if progress else None
         try:
             while True:
-                status = kernels.pdb_expand(table, visited, queue, qstate, k, n, factors, nbr, _BUDGET)
+                status = kernels.pdb_expand(
+                    table, visited, queue, qstate, k, n, factors, nbr, _BUDGET
+                )
                 if bar:
                     bar.update(int(qstate[2]))
                 if status == 0:
@@ -201,10 +204,8 @@ class PatternDatabase:
         db = cls.load(width, height, blank, cells, directory)
         if db is None:
             db = cls.build(width, height, blank, cells, progress=progress)
-            try:
+            with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
                 db.save(directory)
-            except OSError:
-                pass  # a read-only cache only costs a rebuild next time
         return db
 
 
@@ -271,8 +272,10 @@ class PatternHeuristic:
             factors[g, : len(cells)] = _factors(n, len(cells))
         sizes = [db.table.shape[0] for db in databases]
         offsets = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
-        table = databases[0].table if len(databases) == 1 else np.concatenate(
-            [db.table for db in databases]
+        table = (
+            databases[0].table
+            if len(databases) == 1
+            else np.concatenate([db.table for db in databases])
         )
         refl = np.zeros(0, np.int64)
         # The reflected state is legal and equally far from the goal only if the reflection maps the
@@ -288,13 +291,24 @@ class PatternHeuristic:
         """The heuristic value of a relabelled state."""
         return int(
             kernels.pdb_heuristic(
-                state, self.width, self.height, self.blank, self.group_of, self.glabels,
-                self.gk, self.factors, self.offsets, self.table, self.refl,
-            )  # fmt: skip
+                state,
+                self.width,
+                self.height,
+                self.blank,
+                self.group_of,
+                self.glabels,
+                self.gk,
+                self.factors,
+                self.offsets,
+                self.table,
+                self.refl,
+            )
         )
 
 
-def partition_for(width: int, height: int, blank: int, name: str | None) -> tuple[tuple[int, ...], ...]:
+def partition_for(
+    width: int, height: int, blank: int, name: str | None
+) -> tuple[tuple[int, ...], ...]:
     """The named partition for a goal blank in cell 0, or (other blank cells) reading-order chunks."""
     name = name or DEFAULT_PARTITION.get((width, height))
     n = width * height

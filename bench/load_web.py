@@ -1,0 +1,197 @@
+"""Load on the arcade: concurrent simulated players making moves over loopback against a real server.
+
+The server is `tilegames serve` in a subprocess (uvicorn, a fresh temporary database, synchronous=FULL), the
+players are asyncio tasks sharing one httpx client in this process. Each player starts a game (a mix of 3×3 and
+4×4 slides, Klotski 横刀立马 and Lianliankan 14×6), then makes legal moves with a think time between them; slide
+and Klotski players take the legal moves from the state the server answered, Lianliankan players the pairs of a
+solution computed here at the start. Every answer is checked (200 and the move count grew). The move latencies
+are reported as p50/p90/p99/max, and the errors counted.
+
+Run: .venv/bin/python -m bench.load_web [--players 50] [--moves 100] [--think 0.1 0.3] [--seed 1]
+     add --stress for closed-loop players with no think time (a saturation test, not a player's experience).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+GAMES = (
+    {"game": "slide", "width": 3, "height": 3},
+    {"game": "slide", "width": 4, "height": 4},
+    {"game": "klotski", "layout": "横刀立马"},
+    {"game": "link", "width": 14, "height": 6, "kinds": 21},
+)
+DELTA = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    created: int = 0
+    retries: int = 0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def slide_moves(view: dict) -> list[str]:
+    w, h, tiles = view["width"], view["height"], view["tiles"]
+    r, c = divmod(tiles.index(0), w)
+    return [m for m, (dr, dc) in DELTA.items() if 0 <= r + dr < h and 0 <= c + dc < w]
+
+
+async def create(client: httpx.AsyncClient, params: dict, tally: Tally) -> dict:
+    """Start a game, waiting out the per-client limit on heavy requests (all players share one address)."""
+    while True:
+        response = await client.post("/api/games", json=params)
+        if response.status_code == 429:
+            tally.retries += 1
+            await asyncio.sleep(float(response.headers.get("retry-after", "1")) * random.random() + 0.2)
+            continue
+        response.raise_for_status()
+        tally.created += 1
+        return response.json()
+
+
+async def player(
+    index: int, client: httpx.AsyncClient, args: argparse.Namespace, tally: Tally, start: asyncio.Event
+) -> None:
+    rng = random.Random(args.seed * 1000 + index)
+    params = dict(GAMES[index % len(GAMES)])
+    if params["game"] != "klotski":
+        params["seed"] = rng.randrange(2**31)
+    state = await create(client, params, tally)
+    plan: list = []
+    if params["game"] == "link":
+        from tilegames import link
+
+        plan = [[list(a), list(b)] for a, b in link.solve(link.Board.parse(state["board"])).pairs]
+    await start.wait()
+    previous = None
+    for _ in range(args.moves):
+        if args.think[1] > 0:
+            await asyncio.sleep(rng.uniform(*args.think))
+        if state["status"] != "playing":
+            state = await create(client, params, tally)
+            if params["game"] == "link":
+                from tilegames import link
+
+                board = link.Board.parse(state["board"])
+                plan = [[list(a), list(b)] for a, b in link.solve(board).pairs]
+        if params["game"] == "slide":
+            choices = slide_moves(state["view"])
+            back = {"U": "D", "D": "U", "L": "R", "R": "L"}.get(previous or "")
+            move = rng.choice([m for m in choices if m != back] or choices)
+        elif params["game"] == "klotski":
+            move = rng.choice(state["view"]["legal"])
+        else:
+            move = plan.pop(0)
+        began = time.perf_counter()
+        try:
+            response = await client.post(f"/api/games/{state['id']}/moves", json={"move": move})
+        except httpx.HTTPError as error:
+            tally.errors.append(f"{type(error).__name__}: {error}")
+            continue
+        tally.latencies.append(time.perf_counter() - began)
+        if response.status_code != 200:
+            tally.errors.append(f"{response.status_code} {response.text[:120]}")
+            continue
+        new = response.json()
+        if new["plies"] != state["plies"] + 1 and new["status"] == "playing":
+            tally.errors.append(f"plies {state['plies']} -> {new['plies']}")
+        state, previous = new, move
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def run(args: argparse.Namespace, url: str) -> Tally:
+    tally = Tally()
+    limits = httpx.Limits(max_connections=args.players, max_keepalive_connections=args.players)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
+        start = asyncio.Event()
+        tasks = [
+            asyncio.create_task(player(i, client, args, tally, start)) for i in range(args.players)
+        ]
+        while tally.created < args.players:
+            await asyncio.sleep(0.05)
+        began = time.perf_counter()
+        start.set()
+        await asyncio.gather(*tasks)
+        tally.wall = time.perf_counter() - began  # type: ignore[attr-defined]
+    return tally
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=100, help="moves per player")
+    parser.add_argument("--think", type=float, nargs=2, default=(0.1, 0.3), metavar=("MIN", "MAX"))
+    parser.add_argument("--stress", action="store_true", help="no think time (closed loop)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--url", help="an already running server (default: start one)")
+    args = parser.parse_args()
+    if args.stress:
+        args.think = (0.0, 0.0)
+
+    process = None
+    url = args.url
+    with tempfile.TemporaryDirectory() as tmp:
+        if url is None:
+            port = free_port()
+            url = f"http://127.0.0.1:{port}"
+            db = Path(tmp) / "load.sqlite3"
+            process = subprocess.Popen(
+                [sys.executable, "-m", "tilegames", "serve", "--port", str(port), "--db", str(db)],
+                stdout=subprocess.DEVNULL,
+            )
+            for _ in range(300):
+                try:
+                    if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+        try:
+            tally = asyncio.run(run(args, url))
+        finally:
+            if process is not None:
+                process.terminate()
+                process.wait(10)
+
+    ms = [x * 1000 for x in tally.latencies]
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    think = "none (closed loop)" if args.stress else f"{args.think[0]:g}-{args.think[1]:g} s"
+    print(f"players {args.players}, moves per player {args.moves}, think time {think}")
+    print(
+        f"moves {len(ms)} in {tally.wall:.1f} s ({len(ms) / tally.wall:.0f}/s), errors {len(tally.errors)},"
+        f" games started {tally.created} (429 retries while dealing: {tally.retries})"
+    )
+    print(
+        f"move latency ms: p50 {percentile(ms, 0.5):.1f}  p90 {percentile(ms, 0.9):.1f}"
+        f"  p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}"
+    )
+    for error in tally.errors[:5]:
+        print("  error:", error)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,120 @@
+import json
+from collections import deque
+
+import numpy as np
+import pytest
+
+from tilegames.klotski.solve import grid_key, grid_neighbours, is_solved_grid
+from tilegames.klotski.universe import compute_arrays, piece_set_of, universe
+
+SHAPES = {1: (1, 1), 2: (1, 2), 3: (2, 1), 4: (2, 2)}
+
+
+def reference_layouts(width: int, height: int, min_empty: int = 2) -> list[tuple[int, ...]]:
+    """Every tiling with one 2×2 and at least `min_empty` empty cells, by plain recursion."""
+    n = width * height
+    found = []
+
+    def fill(grid: list[int | None]) -> None:
+        if None not in grid:
+            if grid.count(4) == 4 and grid.count(0) >= min_empty:
+                found.append(tuple(grid))
+            return
+        cell = grid.index(None)
+        r, c = divmod(cell, width)
+        for kind in range(5):
+            rows, columns = SHAPES.get(kind, (1, 1))
+            spots = [(rr, cc) for rr in range(r, r + rows) for cc in range(c, c + columns)]
+            if all(
+                rr < height and cc < width and grid[rr * width + cc] is None for rr, cc in spots
+            ):
+                for rr, cc in spots:
+                    grid[rr * width + cc] = kind
+                fill(grid)
+                for rr, cc in spots:
+                    grid[rr * width + cc] = None
+
+    fill([None] * n)
+    return found
+
+
+def reference_universe(width: int, height: int):
+    layouts = reference_layouts(width, height)
+    group: dict[tuple, int] = {}
+    for start in layouts:
+        if start in group:
+            continue
+        group[start] = label = len(set(group.values()))
+        queue = deque([start])
+        while queue:
+            for nxt in grid_neighbours(queue.popleft(), width, height, "steps"):
+                if nxt not in group:
+                    group[nxt] = label
+                    queue.append(nxt)
+    distance = {g: 0 for g in layouts if is_solved_grid(g, width, height)}
+    queue = deque(distance)
+    while queue:
+        g = queue.popleft()
+        for nxt in grid_neighbours(g, width, height, "moves"):
+            if nxt not in distance:
+                distance[nxt] = distance[g] + 1
+                queue.append(nxt)
+    return layouts, group, distance
+
+
+def partition(keys, labels):
+    blocks: dict[int, set] = {}
+    for key, label in zip(keys, labels, strict=True):
+        blocks.setdefault(int(label), set()).add(int(key))
+    return sorted(sorted(block) for block in blocks.values())
+
+
+@pytest.mark.parametrize("size", [(3, 4), (4, 3), (2, 7)])
+def test_small_universes_match_the_plain_python_reference(size):
+    width, height = size
+    layouts, group, distance = reference_universe(width, height)
+    arrays = compute_arrays(width, height)
+    keys = [grid_key(g) for g in layouts]
+    assert sorted(keys) == [int(k) for k in arrays.codes]
+    assert partition(arrays.codes, arrays.group) == partition(keys, [group[g] for g in layouts])
+    expected = {grid_key(g): distance.get(g, -1) for g in layouts}
+    assert {int(k): int(d) for k, d in zip(arrays.codes, arrays.distance, strict=True)} == expected
+
+
+def test_summary_figures_are_consistent(tmp_path):
+    result = universe(3, 4, cache_dir=tmp_path, progress=False)
+    layouts, group, distance = reference_universe(3, 4)
+    assert result.layouts == len(layouts) == 5766
+    assert result.groups == len(set(group.values()))
+    assert result.solvable_layouts == len(distance)
+    assert sum(e.layouts for e in result.piece_sets) == result.layouts
+    assert sum(e.groups for e in result.piece_sets) == result.groups
+    for entry in result.piece_sets:
+        members = [
+            g
+            for g in layouts
+            if piece_set_of(grid_key(g), 3, 4) == (entry.horizontal, entry.vertical, entry.singles)
+        ]
+        far = max((distance[g] for g in members if g in distance), default=-1)
+        assert entry.hardest == far
+        assert entry.hardest_count == sum(1 for g in members if distance.get(g) == far and far >= 0)
+
+
+def test_results_are_cached_and_damage_is_repaired(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILEGAMES_CACHE", str(tmp_path))
+    first = universe(3, 4, progress=False)
+    path = tmp_path / "klotski-universe-3x4-e2.json"
+    assert path.exists() and first.path == str(path)
+    data = json.loads(path.read_text())
+    data["groups"] = -7  # a cached figure is what we get back
+    path.write_text(json.dumps(data))
+    assert universe(3, 4, progress=False).groups == -7
+    path.write_text("{ not json")
+    assert universe(3, 4, progress=False).groups == first.groups
+
+
+def test_piece_set_of():
+    from tilegames.klotski import LAYOUTS
+
+    assert piece_set_of(LAYOUTS["横刀立马"].key(), 4, 5) == (1, 4, 4)
+    assert np.uint64(LAYOUTS["横刀立马"].key()) > 0

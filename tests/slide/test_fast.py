@@ -1,0 +1,83 @@
+"""The fast solver: every answer legal and reaching the goal, on small to big boards and any goal."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tilegames.slide import Board, SearchLimitError, hint, random_board, scramble, solve
+
+# 4-tile patterns keep the 5×5 databases cheap to build in a test run (the default is 5-5-5-5-4).
+CHEAP_5X5 = "4-4-4-4-4-4"
+BUDGET = 3_000_000  # nodes for the anytime search: enough for a first answer, keeps the tests short
+
+
+def check(board: Board, goal: Board | None, **kwargs) -> None:
+    solution = solve(board, goal, fast=True, **kwargs)
+    replay = board.copy()
+    replay.play(solution.moves)
+    assert replay.is_solved(goal)
+    assert solution.length == len(solution.moves) >= solution.lower_bound
+    return solution
+
+
+@pytest.mark.parametrize(
+    ("w", "h"),
+    [(3, 3), (4, 4), (5, 5), (6, 6), (7, 4), (4, 7), (2, 9), (9, 2), (3, 8), (8, 3), (10, 10)],
+)
+def test_fast_solutions_reach_the_standard_goal(w, h, pdb_cache):
+    rng = random.Random(w * 100 + h)
+    for _ in range(3):
+        board = random_board(w, h, seed=rng)
+        check(board, None, cache_dir=pdb_cache, partition=_cheap(w, h), max_nodes=BUDGET)
+
+
+def _cheap(w: int, h: int) -> str | None:
+    return CHEAP_5X5 if max(w, h) >= 5 and min(w, h) >= 5 else None
+
+
+@pytest.mark.parametrize("corner", ["first", "top right", "bottom left", "middle"])
+def test_fast_solutions_reach_any_goal(corner, pdb_cache):
+    rng = random.Random(corner)
+    for w, h in ((7, 7), (6, 4), (8, 5)):
+        n = w * h
+        blank = {
+            "first": 0,
+            "top right": w - 1,
+            "bottom left": n - w,
+            "middle": (h // 2) * w + w // 2,
+        }[corner]
+        tiles = list(range(1, n))
+        rng.shuffle(tiles)
+        tiles.insert(blank, 0)
+        goal = Board(w, h, tiles)
+        board = scramble(goal, 400, seed=rng)
+        check(board, goal, cache_dir=pdb_cache, partition=_cheap(w, h), max_nodes=BUDGET)
+
+
+def test_fast_on_30x30():
+    board = random_board(30, 30, seed=30)
+    solution = check(board, None)
+    assert solution.optimal is False and solution.lower_bound > 10_000
+
+
+def test_fast_is_optimal_when_it_can_prove_it(pdb_cache):
+    board = scramble(Board.solved(4, 4), 20, seed=4)
+    solution = solve(board, fast=True, cache_dir=pdb_cache)
+    assert solution.length == solve(board, cache_dir=pdb_cache).length
+    assert solution.optimal
+
+
+def test_fast_answers_within_tiny_limits():
+    board = random_board(6, 6, seed=1)
+    solution = check(board, None, max_nodes=10)
+    assert solution.nodes < 100_000  # only the last 3×3 board was searched past the budget
+    check(board, None, timeout=0.01)
+
+
+def test_hint_on_a_big_board():
+    board = random_board(12, 12, seed=2)
+    move = hint(board)
+    assert move in board.moves()
+    assert hint(Board.solved(12, 12)) is None
