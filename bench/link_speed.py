@@ -13,9 +13,10 @@ import os
 import platform
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 
-from tilegames.link import Board, deal, solve
+from tilegames.link import KINDS, Board, deal, solve
 from tilegames.link.solve import greedy
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -84,17 +85,61 @@ def _half_cleared(board: Board) -> Board:
     return board
 
 
+def stuck_board(width: int = 30, height: int = 16, modulus: int = 97) -> Board:
+    """A full board with no move: kind (7r + 3c) mod 97 differs along each edge (no ring
+    route) and between neighbours (no adjacent pair); a few interior tiles fix the parities."""
+    grid = [[(7 * r + 3 * c) % modulus for c in range(width)] for r in range(height)]
+    counts = Counter(k for row in grid for k in row)
+    odd = sorted(k for k, n in counts.items() if n % 2)
+    for a, b in zip(odd[::2], odd[1::2], strict=True):
+        spots = [
+            (r, c)
+            for r in range(1, height - 1)
+            for c in range(1, width - 1)
+            if grid[r][c] == a
+            and b not in {grid[r - 1][c], grid[r + 1][c], grid[r][c - 1], grid[r][c + 1]}
+        ]
+        r, c = spots[0]
+        grid[r][c] = b
+    return Board.parse("/".join("".join(KINDS[k] for k in row) for row in grid))
+
+
 def bench_hint() -> list[str]:
     board = deal(30, 16, 36, seed=2)
     board.hint()
-    hint = per_call(board.hint, 2000)
-    pairs = per_call(board.pairs, 500)
+    stuck = stuck_board()
+    assert stuck.is_stuck()
     return [
         "| full 30x16 board | time |",
         "|---|---|",
-        f"| hint() (first pair in reading order) | {hint * 1e6:.0f} µs |",
-        f"| pairs() (every removable pair: the full scan, the worst case of hint) | {pairs * 1e6:.0f} µs |",
+        f"| hint() on a deal (36 kinds, 12 or 16 tiles each) | {per_call(board.hint, 2000) * 1e6:.0f} µs |",
+        f"| pairs() on that deal (every removable pair: the full scan) | {per_call(board.pairs, 500) * 1e6:.0f} µs |",
+        f"| hint() on a full board with no move (97 kinds, the worst case: None) | {per_call(stuck.hint, 500) * 1e6:.0f} µs |",
     ]
+
+
+def bench_deals() -> list[str]:
+    lines = [
+        "| deal (20 seeds) | plain (solvable=False) | clearable (solvable=True) "
+        "| kept untouched / relabelled |",
+        "|---|---|---|---|",
+    ]
+    deal(6, 4, 6, seed=0)  # load the kernels outside the timing
+    for width, height, kinds in ((14, 6, 21), (18, 8, 36), (30, 16, 36)):
+        for gravity in (False, True):
+            shape = (width, height, kinds)
+            start = time.perf_counter()
+            plain = [deal(*shape, seed=s, gravity=gravity, solvable=False) for s in range(20)]
+            middle = time.perf_counter()
+            clearable = [deal(*shape, seed=s, gravity=gravity) for s in range(20)]
+            end = time.perf_counter()
+            kept = sum(a == b for a, b in zip(plain, clearable, strict=True))
+            lines.append(
+                f"| {width}x{height}, {kinds} kinds{', gravity' if gravity else ''} "
+                f"| {(middle - start) / 20 * 1e6:.0f} µs | {(end - middle) / 20 * 1e3:.1f} ms "
+                f"| {kept} / {20 - kept} |"
+            )
+    return lines
 
 
 def bench_solver(deals: int, timeout: float, baseline_nodes: int) -> list[str]:
@@ -143,6 +188,7 @@ def main() -> None:
     )
     print("\n".join(bench_paths()), end="\n\n")
     print("\n".join(bench_hint()), end="\n\n")
+    print("\n".join(bench_deals()), end="\n\n")
     print("\n".join(bench_solver(args.deals, args.timeout, args.baseline_nodes)))
 
 

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from tilegames.slide import Board, SearchLimitError, solve
+from tilegames.slide import Board, SearchLimitError, scramble, solve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "korf100.tsv"
 PEER_PYTHON = Path(__file__).resolve().parent / ".peer-venv" / "bin" / "python"
@@ -60,7 +60,12 @@ def run_peer(board: Board, algorithm: str, timeout: float) -> tuple[int | None, 
     start = time.perf_counter()
     try:
         done = subprocess.run(
-            [str(PEER_PYTHON), str(PEER_RUNNER), algorithm, " ".join(map(str, standard_form(board)))],
+            [
+                str(PEER_PYTHON),
+                str(PEER_RUNNER),
+                algorithm,
+                " ".join(map(str, standard_form(board))),
+            ],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -84,15 +89,28 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=100, help="only the first N instances")
     parser.add_argument("--timeout", type=float, help="seconds per instance")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument(
+        "--walks",
+        type=int,
+        metavar="N",
+        help="instead of Korf's instances: N random walks of 40 moves from the goal (seeds 0..N-1), "
+        "their optimal lengths from our 6-6-3 solver",
+    )
     args = parser.parse_args()
-    rows = instances()[: args.first]
+    if args.walks:
+        rows = []
+        for seed in range(args.walks):
+            board = scramble(GOAL, 40, seed=seed)
+            rows.append((seed, board, solve(board, GOAL).length))
+    else:
+        rows = instances()[: args.first]
     if args.solver in ("6-6-3", "7-8"):
         start = time.perf_counter()
         solve(Board.parse("1 0 2 3/4 5 6 7/8 9 10 11/12 13 14 15"), GOAL, partition=args.solver)
         print(f"{args.solver}: databases loaded or built in {time.perf_counter() - start:.1f} s")
     elif args.solver in ("mdlc", "manhattan"):
         solve(Board.parse("1 0 2 3/4 5 6 7/8 9 10 11/12 13 14 15"), GOAL, heuristic=args.solver)
-    solved = nodes = 0
+    solved = nodes = optimal = 0
     seconds = 0.0
     for number, board, length in rows:
         if args.solver.startswith("peer-"):
@@ -100,17 +118,21 @@ def main() -> None:
         else:
             found, used, elapsed = run_ours(board, args.solver, args.timeout)
         if found is not None:
-            if not args.solver.startswith("peer-") or args.solver == "peer-idastar":
+            if not args.solver.startswith("peer-"):
                 assert found == length, f"instance {number}: {found} moves, published {length}"
             solved += 1
+            optimal += found == length
         nodes += used
         seconds += elapsed
         if not args.quiet:
             status = "timeout" if found is None else f"{found:3d} moves"
-            print(f"{number:3d} {length:3d} {status:>9} {used:12,d} nodes {elapsed:8.3f} s", flush=True)
+            print(
+                f"{number:3d} {length:3d} {status:>9} {used:12,d} nodes {elapsed:8.3f} s",
+                flush=True,
+            )
     rate = nodes / seconds if seconds else 0.0
     print(
-        f"{args.solver}: {solved}/{len(rows)} solved, {seconds:.2f} s total, "
+        f"{args.solver}: {solved}/{len(rows)} solved ({optimal} optimal), {seconds:.2f} s total, "
         f"{seconds / len(rows):.4f} s mean, {nodes:,} nodes ({nodes / len(rows):,.0f} mean), "
         f"{rate / 1e6:.1f} M nodes/s"
     )

@@ -19,7 +19,11 @@ def main() -> None:
     start = time.perf_counter()
     result = sp.search(board, {"astar": "a*", "idastar": "ida*"}[algorithm])
     seconds = time.perf_counter() - start
-    print(json.dumps({"length": len(result.solution), "expanded": result.expanded, "seconds": seconds}))
+    print(
+        json.dumps(
+            {"length": len(result.solution), "expanded": result.expanded, "seconds": seconds}
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -70,7 +70,7 @@ def test_fast_search_matches_the_plain_python_reference(name):
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(0, 10**6),
-    st.sampled_from([(3, 4), (4, 3), (4, 4), (3, 5), (5, 3)]),
+    st.sampled_from([(3, 4), (4, 3), (4, 4), (3, 5), (5, 3), (3, 7), (7, 3)]),
     st.integers(1, 3),
 )
 def test_random_small_boards_match_the_reference(seed, size, empty):

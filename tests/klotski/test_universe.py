@@ -4,7 +4,7 @@ from collections import deque
 import numpy as np
 import pytest
 
-from tilegames.klotski.solve import grid_key, grid_neighbours, is_solved_grid
+from tilegames.klotski.solve import grid_key, grid_neighbours, is_solved_grid, mirror_grid
 from tilegames.klotski.universe import compute_arrays, piece_set_of, universe
 
 SHAPES = {1: (1, 1), 2: (1, 2), 3: (2, 1), 4: (2, 2)}
@@ -118,3 +118,14 @@ def test_piece_set_of():
 
     assert piece_set_of(LAYOUTS["横刀立马"].key(), 4, 5) == (1, 4, 4)
     assert np.uint64(LAYOUTS["横刀立马"].key()) > 0
+
+
+@pytest.mark.parametrize("size", [(3, 4), (4, 3)])
+def test_mirror_folded_counts_match_the_reference(size, tmp_path):
+    width, height = size
+    layouts, group, _ = reference_universe(width, height)
+    result = universe(width, height, cache_dir=tmp_path, progress=False)
+    folded = {min(g, mirror_grid(g, width)) for g in layouts}
+    assert result.mirror_folded_layouts == len(folded)
+    pairs = {frozenset((group[g], group[mirror_grid(g, width)])) for g in layouts}
+    assert result.mirror_folded_groups == len(pairs)

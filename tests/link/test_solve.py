@@ -32,14 +32,16 @@ def exhaustive(board: Board, memo: dict[str, bool] | None = None) -> bool:
 
 
 def small_board(seed: int, gravity: bool, ring: bool) -> Board:
-    """A small random board with kinds of 2 and 4 tiles and some cells already empty."""
+    """A small random board with kinds of 2, 4 and 6 tiles and some cells already empty."""
     rng = random.Random(seed)
     width, height = rng.randint(2, 5), rng.randint(2, 4)
     cells = width * height
     tiles: list[str] = []
     kind = 0
     while len(tiles) + 2 <= cells * rng.uniform(0.85, 1.0):
-        copies = 4 if rng.random() < 0.35 and len(tiles) + 4 <= cells else 2
+        copies = rng.choice([2, 2, 2, 4, 4, 6])
+        if len(tiles) + copies > cells:
+            copies = 2
         tiles += ["ABCDEFGHIJ"[kind % 10]] * copies
         kind += 1
     layout = tiles + ["."] * (cells - len(tiles))
@@ -125,11 +127,20 @@ def test_greedy_baseline_plays_legal_moves():
 
 @pytest.mark.parametrize(
     ("shape", "ring", "gravity"),
-    [((4, 4, 4, 4), False, False), ((6, 4, 6, 4), False, False), ((6, 4, 6, 4), False, True)],
+    [
+        ((4, 4, 4, 4), False, False),
+        ((6, 4, 6, 4), False, False),
+        ((6, 4, 6, 4), False, True),
+        ((5, 4, 5, 4), False, False),
+        ((4, 4, 8, 2), True, False),
+        ((4, 4, 8, 2), True, True),
+        ((6, 4, 12, 2), True, False),
+        ((6, 4, 12, 2), True, True),
+    ],
 )
-def test_full_deals_with_four_of_a_kind_match_exhaustive_search(shape, ring, gravity):
+def test_full_deals_match_exhaustive_search(shape, ring, gravity):
     verdicts = []
-    for seed in range(40):
+    for seed in range(100):
         board = deal(*shape, seed=seed, solvable=False, ring=ring, gravity=gravity)
         result = solve(board)
         assert result.solvable is exhaustive(board.copy()), str(board)
@@ -162,3 +173,12 @@ def test_clearable_hint_avoids_a_dead_end():
     after.push(good)
     assert solve(after).solvable is True and board.assisted
     assert Board.parse("AB/BA").hint(clearable=True) is None
+
+
+def test_deep_boards_do_not_hit_the_recursion_limit():
+    kinds = [chr(0x4E00 + i) for i in range(1050)]  # CJK characters are kinds too
+    rows = ["".join(k * 2 for k in kinds[r * 35 : (r + 1) * 35]) for r in range(30)]
+    board = Board.parse("/".join(rows))  # 2100 tiles in adjacent pairs: 1050 moves deep
+    result = solve(board)
+    assert result.solvable is True and len(result.pairs) == 1050
+    assert replay_clears(board, result.pairs)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tilegames.slide import Board, SearchLimitError, hint, random_board, scramble, solve
+from tilegames.slide import Board, hint, random_board, scramble, solve
 
 # 4-tile patterns keep the 5×5 databases cheap to build in a test run (the default is 5-5-5-5-4).
 CHEAP_5X5 = "4-4-4-4-4-4"

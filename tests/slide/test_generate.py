@@ -131,3 +131,9 @@ def test_4x4_at_exact_distance(pdb_cache):
     for d, seed in ((0, 1), (12, 2), (50, 3)):
         board = random_board(4, 4, seed=seed, distance=d, cache_dir=str(pdb_cache))
         assert solve(board, cache_dir=pdb_cache).length == d
+
+
+@pytest.mark.parametrize(("w", "h", "d"), [(5, 5, 20), (4, 3, 25), (2, 6, 18)])
+def test_other_sizes_at_exact_distance(w, h, d):
+    board = random_board(w, h, seed=d, distance=d)
+    assert solve(board, heuristic="mdlc").length == d

@@ -226,3 +226,24 @@ def test_hint_is_the_first_optimal_move():
     board.push(move)
     assert solve(board).length == length - 1
     assert hint(Board.solved(3, 3)) is None
+
+
+def test_named_partitions_follow_the_blank_first_goal():
+    assert partition_for(4, 4, 0, "7-8") == PARTITIONS[(4, 4, "7-8")]
+    assert partition_for(4, 4, 0, None) == PARTITIONS[(4, 4, "6-6-3")]
+    assert [len(g) for g in partition_for(4, 4, 5, None)] == [6, 6, 3]
+    assert [len(g) for g in partition_for(4, 4, 5, "7-8")] == [7, 8]
+    with pytest.raises(ValueError, match="does not cover"):
+        partition_for(4, 4, 0, "6-6")
+    with pytest.raises(ValueError, match="unknown partition"):
+        partition_for(4, 4, 0, "big")
+
+
+def test_cache_directory_from_argument_or_environment(monkeypatch, tmp_path):
+    from tilegames.slide.solve.pdb import cache_directory
+
+    monkeypatch.setenv("TILEGAMES_CACHE", str(tmp_path / "env"))
+    assert cache_directory() == tmp_path / "env"
+    assert cache_directory(tmp_path / "arg") == tmp_path / "arg"
+    PatternDatabase.get(3, 3, 8, (0, 1), progress=False)
+    assert [p.name for p in (tmp_path / "env").iterdir()] == ["slide-pdb-3x3-b8-0.1.bin"]

@@ -286,3 +286,36 @@ def test_delete_forgets_a_game(client):
     state = new(client, game="slide", width=3, height=3)
     assert client.delete(f"/api/games/{state['id']}").status_code == 204
     assert client.get(f"/api/games/{state['id']}").status_code == 404
+
+
+def test_slide_hints_follow_a_saved_plan(client, store):
+    state = new(client, game="slide", width=4, height=3, seed=2)
+    gid = state["id"]
+    board = slide.Board.parse(state["board"])
+    first = client.post(f"/api/games/{gid}/hint").json()["hint"]["move"]
+    plan = store.game(gid).options["plan"]
+    assert plan["board"] == state["board"] and plan["moves"][0] == first
+    assert len(plan["moves"]) == slide.solve(board).length  # 12 cells: the plan is optimal
+    client.post(f"/api/games/{gid}/moves", json={"move": first})
+    second = client.post(f"/api/games/{gid}/hint").json()["hint"]["move"]
+    assert second == plan["moves"][1]
+    # Off the plan, a new one is made from where the player is.
+    board.push(first)
+    inverse = {"U": "D", "D": "U", "L": "R", "R": "L"}[first]
+    off = next(m for m in board.moves() if m not in (second, inverse))
+    client.post(f"/api/games/{gid}/moves", json={"move": off})
+    board.push(off)
+    third = client.post(f"/api/games/{gid}/hint").json()["hint"]["move"]
+    assert store.game(gid).options["plan"]["board"] == str(board) and third in set(board.moves())
+
+
+def test_link_gravity_game_follows_the_engine(client):
+    state = new(client, game="link", width=6, height=4, kinds=6, gravity=True, seed=4)
+    assert state["variant"] == "6x4 k6 gravity" and state["view"]["gravity"] is True
+    board = link.Board.parse(state["board"], gravity=True)
+    pair = board.hint()
+    after = client.post(
+        f"/api/games/{state['id']}/moves", json={"move": [list(pair[0]), list(pair[1])]}
+    )
+    board.push(pair)
+    assert after.json()["board"] == str(board)

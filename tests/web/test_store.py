@@ -19,9 +19,8 @@ def store(tmp_path):
 def test_new_file_has_the_current_schema_in_wal_mode_with_full_sync(store):
     assert store.version == SCHEMA_VERSION
     assert store.migrations_applied == tuple(range(1, SCHEMA_VERSION + 1))
-    with store.locked():
-        assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.pragma("journal_mode") == "wal"
+    assert store.pragma("synchronous") == 2  # FULL
 
 
 def test_moves_and_undo_restore_board_and_count(store):
@@ -87,11 +86,11 @@ def test_migration_from_version_1_keeps_games(tmp_path):
     path = tmp_path / "old.sqlite3"
     old = Store(path, upto=1)
     assert old.version == 1
-    with old.locked():
-        old._db.execute(
-            "INSERT INTO games (id, game, variant, start, board, created, updated)"
-            " VALUES ('g1', 'slide', '3x3', 's', 'b', 0, 0)"
-        )
+    old.run(
+        old._db.execute,
+        "INSERT INTO games (id, game, variant, start, board, created, updated)"
+        " VALUES ('g1', 'slide', '3x3', 's', 'b', 0, 0)",
+    )
     old.close()
     new = Store(path)
     assert new.version == SCHEMA_VERSION and new.migrations_applied == (2,)
@@ -118,3 +117,47 @@ def test_delete_and_unknown_ids(store):
     assert store.game("nope") is None
     assert store.delete_game(row.id) and not store.delete_game(row.id)
     assert store.game(row.id) is None
+
+
+def test_group_commit_answers_every_caller_and_isolates_failures(store):
+    """Many threads at once: each gets its own answer, a failing operation is rolled back alone."""
+    import threading
+
+    row = store.create_game("slide", "3x3", "start")
+    results: list[object] = []
+
+    def good(n: int) -> None:
+        results.append(
+            store.run(
+                lambda: (
+                    store._db.execute(
+                        "UPDATE games SET moves = moves + 1 WHERE id = ?", (row.id,)
+                    ).rowcount
+                )
+            )
+        )
+
+    def bad() -> None:
+        def fail() -> None:
+            store._db.execute("UPDATE games SET board = 'broken' WHERE id = ?", (row.id,))
+            raise RuntimeError("boom")
+
+        with pytest.raises(RuntimeError, match="boom"):
+            store.run(fail)
+
+    threads = [threading.Thread(target=good, args=(n,)) for n in range(40)]
+    threads.append(threading.Thread(target=bad))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    again = store.game(row.id)
+    assert results == [1] * 40 and again.moves == 40 and again.board == "start"
+    assert store.commits <= store.operations
+
+
+def test_closed_store_refuses_work(tmp_path):
+    s = Store(tmp_path / "c.sqlite3")
+    s.close()
+    with pytest.raises(StoreError, match="closed"):
+        s.game("x")

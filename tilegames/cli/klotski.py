@@ -108,16 +108,20 @@ def run_analyse(args: argparse.Namespace) -> int:
     if args.graph:
         args.graph.write_text(json.dumps(result.node_link(), ensure_ascii=False), encoding="utf-8")
         summary["graph"] = str(args.graph)
-    text = "\n".join(
-        [
-            f"layout: {result.layout}",
-            f"reachable positions: {result.positions} ({result.positions_mirror_folded} with mirror images folded)",
-            f"solved positions among them: {result.solved_positions}",
-            f"distance to the exit: {result.distance if result.distance is not None else 'unsolvable'} {args.metric}",
-            f"farthest from the exit: {result.max_distance} {args.metric}: {', '.join(result.farthest[:5])}"
-            + (" ..." if len(result.farthest) > 5 else ""),
-        ]
-    )
+    lines = [
+        f"layout: {result.layout}",
+        f"reachable positions: {result.positions} ({result.positions_mirror_folded} with mirror images folded)",
+        f"solved positions among them: {result.solved_positions}",
+    ]
+    if result.distance is None:
+        lines.append("unsolvable: no solved position is reachable")
+    else:
+        more = " ..." if len(result.farthest) > 5 else ""
+        lines.append(f"distance to the exit: {result.distance} {args.metric}")
+        lines.append(
+            f"farthest from the exit: {result.max_distance} {args.metric}: {', '.join(result.farthest[:5])}{more}"
+        )
+    text = "\n".join(lines)
     emit(summary, args.json, text)
     return DONE
 

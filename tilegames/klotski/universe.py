@@ -26,7 +26,7 @@ from tilegames.klotski import universe_kernels as uk
 from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key
 
-FORMAT = 3
+FORMAT = 4
 BUCKET_BITS = 24
 HARDEST_KEPT = 20
 
@@ -73,6 +73,10 @@ class Universe:
     """Layouts that are solved already."""
     largest_group: int
     """Size of the biggest group."""
+    mirror_folded_layouts: int
+    """Layouts with a layout and its mirror image counted once."""
+    mirror_folded_groups: int
+    """Groups with a group and its mirror image counted once."""
     seconds: float
     """Wall time of the computation (not of loading the cache)."""
     piece_sets: list[PieceSet]
@@ -161,6 +165,10 @@ class Arrays:
     """Group id of each layout (groups numbered in order of their smallest code)."""
     distance: np.ndarray
     """Distance in moves to the nearest solved layout, -1 if none is reachable."""
+    buckets: np.ndarray
+    """Start index of each bucket of codes sharing their top bits (for :func:`universe_kernels.rank`)."""
+    shift: int
+    """Bits below the bucket bits."""
 
 
 def compute_arrays(
@@ -224,7 +232,7 @@ def compute_arrays(
         reached += int(np.count_nonzero(distance == level))
         say("distance", reached / total)
     say("distance", 1.0)
-    return Arrays(codes, group, distance)
+    return Arrays(codes, group, distance, buckets, shift)
 
 
 def compute(
@@ -313,6 +321,9 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     ]
     entries.sort(key=lambda e: (-e.hardest, e.horizontal, e.vertical, e.singles))
     solvable_groups = top >= 0
+    symmetric, symmetric_groups = uk.mirror_figures(
+        codes, arrays.buckets, np.uint64(arrays.shift), width, height, group, first
+    )
     table = [
         [
             int(size[g]),
@@ -331,6 +342,8 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
         solvable_groups=int(solvable_groups.sum()),
         solved_layouts=int(np.count_nonzero(distance == 0)),
         largest_group=int(size.max()) if groups else 0,
+        mirror_folded_layouts=(len(codes) + int(symmetric)) // 2,
+        mirror_folded_groups=(groups + int(symmetric_groups)) // 2,
         seconds=round(seconds, 2),
         piece_sets=entries,
         group_table=table,

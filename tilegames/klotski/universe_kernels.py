@@ -222,3 +222,28 @@ def hardest_positions(group, distance, set_of_group, hardest, cap):
                 used += 1
                 taken[s] += 1
     return out[:used], counts
+
+
+@njit(cache=True)
+def _mirror_code(code, w, h):
+    n = w * h
+    out = np.uint64(0)
+    for r in range(h):
+        for c in range(w - 1, -1, -1):
+            out = (out << np.uint64(3)) | ((code >> np.uint64(3 * (n - 1 - (r * w + c)))) & SEVEN)
+    return out
+
+
+@njit(cache=True)
+def mirror_figures(codes, buckets, shift, w, h, group, first):
+    """(layouts equal to their mirror image, groups that contain the mirror image of their layouts)."""
+    symmetric = 0
+    for i in range(codes.shape[0]):
+        if _mirror_code(codes[i], w, h) == codes[i]:
+            symmetric += 1
+    symmetric_groups = 0
+    for g in range(first.shape[0]):
+        j = rank(codes, buckets, shift, _mirror_code(codes[first[g]], w, h))
+        if group[j] == g:
+            symmetric_groups += 1
+    return symmetric, symmetric_groups

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tilegames.link.path import connect
+from tilegames.link.path import connect, find_pairs
 
 
 @njit(cache=True)
@@ -18,20 +18,36 @@ def doomed(grid: np.ndarray) -> bool:
     this relaxation can never remove (two pairs crossing each other, or any longer cycle of
     tiles blocking each other) cannot be removed in the real game either.
     """
+    return relax(grid, np.empty(0, np.int64))[0]
+
+
+@njit(cache=True)
+def relax(grid: np.ndarray, hint: np.ndarray) -> tuple[bool, np.ndarray]:
+    """`doomed`, trying the tiles in the order of `hint` (flat cells, e.g. the order that worked
+    one move earlier) before the others; returns (doomed, the order in which tiles went)."""
     h, w = grid.shape
     n = 0
     pos = np.empty(h * w, np.int64)
     kind = np.empty(h * w, np.int64)
+    listed = np.zeros(h * w, np.bool_)
+    for i in range(hint.shape[0]):
+        p = hint[i]
+        if grid[p // w, p % w] > 0 and not listed[p]:
+            listed[p] = True
+            pos[n] = p
+            kind[n] = grid[p // w, p % w]
+            n += 1
     for r in range(h):
         for c in range(w):
-            if grid[r, c] > 0:
+            if grid[r, c] > 0 and not listed[r * w + c]:
                 pos[n] = r * w + c
                 kind[n] = grid[r, c]
                 n += 1
+    gone = np.empty(n, np.int64)
     if n == 0:
-        return False
+        return False, gone
     order = np.argsort(kind[:n], kind="mergesort")
-    start = np.empty(n, np.int64)  # first index in `order` of each tile's kind
+    start = np.empty(n, np.int64)  # the span in `order` of each tile's kind
     stop = np.empty(n, np.int64)
     s = 0
     while s < n:
@@ -61,7 +77,109 @@ def doomed(grid: np.ndarray) -> bool:
                 if connect(relaxed, a // w, a % w, b // w, b % w, path) > 0:
                     alive[i] = False
                     relaxed[a // w, a % w] = 0
+                    gone[n - left] = a
                     left -= 1
                     changed = True
                     break
-    return left > 0
+    return left > 0, gone[: n - left]
+
+
+@njit(cache=True)
+def _still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
+    """Would removing (r1, c1) and (r2, c2) under gravity leave every other tile in place?"""
+    h = grid.shape[0]
+    for r, c, ro, co in ((r1, c1, r2, c2), (r2, c2, r1, c1)):
+        if grid[r - 1, c] > 0 and not (r - 1 == ro and c == co):
+            return False  # the tile above would fall
+    for c in (c1, c2):
+        # after the removal, the tiles of column c must already sit on each other at the bottom
+        seen_gap = False
+        for r in range(h - 2, 0, -1):
+            tile = grid[r, c] > 0 and not ((r == r1 and c == c1) or (r == r2 and c == c2))
+            if tile and seen_gap:
+                return False  # a floating tile would settle
+            if not tile:
+                seen_gap = True
+    return True
+
+
+@njit(cache=True)
+def expand(grid: np.ndarray, count: np.ndarray, gravity: bool, safe: bool, order: bool):
+    """One node of the solver: its moves, or a safe macro move that clears a whole kind.
+
+    `grid` holds kinds renumbered 1..K, `count[k]` the tiles of kind k left. Returns
+    (moves, forced): with forced > 0 the first `forced` rows are the safe macro (one pair, or
+    two pairs clearing four tiles); else all moves, ordered when `order` (fewest tiles of the
+    kind left first, with gravity moves that make nothing fall, then most neighbours).
+    """
+    moves = find_pairs(grid, False)
+    n = moves.shape[0]
+    path = np.empty((4, 2), np.int64)
+    if safe:
+        for i in range(n):
+            r1, c1, r2, c2 = moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3]
+            kind = grid[r1, c1]
+            left = count[kind]
+            if left != 2 and left != 4:
+                continue
+            if gravity and not _still(grid, r1, c1, r2, c2):
+                continue
+            if left == 2:
+                macro = np.empty((1, 4), np.int64)
+                macro[0] = moves[i]
+                return macro, 1
+            grid[r1, c1] = 0
+            grid[r2, c2] = 0
+            rest = np.empty(4, np.int64)
+            k = 0
+            for r in range(grid.shape[0]):
+                for c in range(grid.shape[1]):
+                    if grid[r, c] == kind:
+                        rest[k] = r
+                        rest[k + 1] = c
+                        k += 2
+            ok = connect(grid, rest[0], rest[1], rest[2], rest[3], path) > 0
+            if ok and gravity:
+                ok = _still(grid, rest[0], rest[1], rest[2], rest[3])
+            grid[r1, c1] = kind
+            grid[r2, c2] = kind
+            if ok:
+                macro = np.empty((2, 4), np.int64)
+                macro[0] = moves[i]
+                macro[1] = rest
+                return macro, 2
+    if not order or n < 2:
+        return moves, 0
+    keys = np.empty(n, np.int64)
+    for i in range(n):
+        r1, c1, r2, c2 = moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3]
+        opened = 0
+        for r, c in ((r1, c1), (r2, c2)):
+            opened += (grid[r - 1, c] > 0) + (grid[r + 1, c] > 0)
+            opened += (grid[r, c - 1] > 0) + (grid[r, c + 1] > 0)
+        falls = 1 if gravity and not _still(grid, r1, c1, r2, c2) else 0
+        keys[i] = count[grid[r1, c1]] * 100 + falls * 10 + (9 - opened)
+    return moves[np.argsort(keys, kind="mergesort")], 0
+
+
+@njit(cache=True)
+def remove_falling(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> np.ndarray:
+    """Remove a pair under gravity: the tiles of the columns involved fall to the bottom.
+
+    Returns the two columns as they were (rows: column c1, column c2) for the undo.
+    """
+    h = grid.shape[0]
+    saved = np.empty((2, h), grid.dtype)
+    saved[0] = grid[:, c1]
+    saved[1] = grid[:, c2]
+    grid[r1, c1] = 0
+    grid[r2, c2] = 0
+    for c in (c1, c2):
+        write = h - 2
+        for r in range(h - 2, 0, -1):
+            if grid[r, c] > 0:
+                grid[write, c] = grid[r, c]
+                write -= 1
+        for r in range(write, 0, -1):
+            grid[r, c] = 0
+    return saved

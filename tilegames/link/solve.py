@@ -15,7 +15,12 @@ With gravity tiles fall and a removal can block, except when the kind's removal 
 tile move: every other tile then keeps its place in every continuation (a tile's place depends
 only on the tiles below it in its column), and the same exchange argument applies.
 
-Dead-end proof (no gravity): `kernels.doomed`, a relaxation that no real play can beat.
+Dead-end proof (no gravity): `kernels.doomed`, a relaxation that no real play can beat, run
+at the root and after each move that fixes a pairing, trying tiles in the order that worked one
+move earlier (the relaxation is monotone, so the order changes the speed, not the verdict).
+
+The hot parts (move generation with the safe rule and the ordering, the relaxation, gravity's
+falls) are numba kernels in `kernels.py`; the search itself stays in Python.
 
 Move ordering: pairs of the kinds with the fewest tiles left first (they settle a kind), with
 gravity the moves that make nothing fall, then pairs that open the most cells around them.
@@ -24,16 +29,17 @@ gravity the moves that make nothing fall, then pairs that open the most cells ar
 from __future__ import annotations
 
 import time
-from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from tilegames.link.board import Board, LinkError, Pair
-from tilegames.link.kernels import doomed
-from tilegames.link.path import connect, find_pairs
+from tilegames.link.kernels import expand, relax, remove_falling
+from tilegames.link.path import find_pairs
 
 _CHECK_EVERY = 256
+_NONE = np.empty(0, np.int64)
 
 
 class SearchLimitError(LinkError):
@@ -55,11 +61,33 @@ class LinkSolution:
     """Which limit stopped the search ("max_nodes" or "timeout"), if any."""
 
 
+Move = tuple[int, int, int, int]
+
+
+@dataclass
+class _Frame:
+    """One node on the search stack: its moves, the next one to try, the undo of the current."""
+
+    state: int | bytes
+    moves: list[Move]
+    forced: int
+    hint: np.ndarray
+    index: int = 0
+    undo: Any = None
+
+
 class _Search:
+    """The state of one search: the grid (kinds renumbered), counts, memo, limits."""
+
     def __init__(
         self, board: Board, max_nodes: int | None, timeout: float | None, safe: bool, memo: bool
     ) -> None:
         self.grid = board.grid()
+        # Kinds renumbered 1..K (walls stay -1): with gravity the memo keys the whole grid, and
+        # one byte per cell keeps those keys small.
+        kinds = np.unique(self.grid[self.grid > 0])
+        self.grid[self.grid > 0] = np.searchsorted(kinds, self.grid[self.grid > 0]) + 1
+        self.cell_type = np.uint8 if len(kinds) < 256 else np.int32
         self.gravity = board.gravity
         self.max_nodes = max_nodes
         self.deadline = None if timeout is None else time.perf_counter() + timeout
@@ -68,28 +96,23 @@ class _Search:
         self.memo = memo
         self.dead: set[int | bytes] = set()
         self.nodes = 0
-        self.count = Counter(int(v) for v in self.grid.ravel() if v > 0)
+        self.count = np.bincount(self.grid[self.grid > 0], minlength=len(kinds) + 1).astype(
+            np.int64
+        )
+        self.left = int(self.count.sum())
         self.width = self.grid.shape[1]
         self.key = 0
         for index in np.flatnonzero(self.grid.ravel() > 0).tolist():
             self.key |= 1 << index
-        self.path = np.empty((4, 2), np.int64)
 
     # -- making and unmaking moves on the search grid
     def remove(self, r1: int, c1: int, r2: int, c2: int) -> object:
         grid = self.grid
         kind = int(grid[r1, c1])
         self.count[kind] -= 2
+        self.left -= 2
         if self.gravity:
-            saved = [(c, grid[:, c].copy()) for c in {c1, c2}]
-            grid[r1, c1] = grid[r2, c2] = 0
-            for c, _ in saved:
-                inner = grid[1:-1, c]
-                tiles = inner[inner > 0]
-                inner[:] = 0
-                if len(tiles):
-                    inner[len(inner) - len(tiles) :] = tiles
-            return kind, saved
+            return kind, remove_falling(grid, r1, c1, r2, c2)
         grid[r1, c1] = grid[r2, c2] = 0
         self.key ^= (1 << (r1 * self.width + c1)) | (1 << (r2 * self.width + c2))
         return kind, None
@@ -98,15 +121,18 @@ class _Search:
         kind, saved = undo  # type: ignore[misc]
         r1, c1, r2, c2 = move
         self.count[kind] += 2
+        self.left += 2
         if saved is None:
             self.grid[r1, c1] = self.grid[r2, c2] = kind
             self.key ^= (1 << (r1 * self.width + c1)) | (1 << (r2 * self.width + c2))
         else:
-            for c, column in saved:
-                self.grid[:, c] = column
+            self.grid[:, c2] = saved[1]
+            self.grid[:, c1] = saved[0]
 
     def state(self) -> int | bytes:
-        return self.grid.tobytes() if self.gravity else self.key
+        if self.gravity:
+            return self.grid[1:-1, 1:-1].astype(self.cell_type).tobytes()
+        return self.key
 
     def tick(self) -> None:
         self.nodes += 1
@@ -119,107 +145,63 @@ class _Search:
         ):
             raise SearchLimitError("timeout")
 
-    # -- the safe-move rule
-    def _still(self, move: tuple[int, int, int, int]) -> bool:
-        """Would removing this pair leave every other tile in place (always so without gravity)?"""
-        if not self.gravity:
-            return True
-        grid = self.grid
-        r1, c1, r2, c2 = move
-        for r, c, other in ((r1, c1, (r2, c2)), (r2, c2, (r1, c1))):
-            if grid[r - 1, c] > 0 and (r - 1, c) != other:
-                return False  # the tile above would fall
-        for c in {c1, c2}:
-            column = grid[1:-1, c] > 0
-            for r, cc in ((r1, c1), (r2, c2)):
-                if cc == c:
-                    column[r - 1] = False
-            k = int(column.sum())
-            if k and not column[len(column) - k :].all():
-                return False  # a floating tile would settle
-        return True
-
-    def safe_moves(self, moves: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-        """Moves that clear a whole kind right now (its last two, or all four tiles), and with
-        gravity only when no other tile moves (then every other tile keeps its place forever)."""
-        grid = self.grid
-        by_kind: dict[int, list[tuple[int, int, int, int]]] = {}
-        for move in moves:
-            by_kind.setdefault(int(grid[move[0], move[1]]), []).append(move)
-        for kind, pairs in by_kind.items():
-            left = self.count[kind]
-            if left not in (2, 4):
-                continue
-            for move in pairs:
-                if not self._still(move):
-                    continue
-                if left == 2:
-                    return [move]
-                r1, c1, r2, c2 = move
-                grid[r1, c1] = grid[r2, c2] = 0  # nothing moves: emptying the cells is the move
-                (r3, c3), (r4, c4) = zip(*np.nonzero(grid == kind), strict=True)
-                rest = (int(r3), int(c3), int(r4), int(c4))
-                ok = connect(grid, *rest, self.path) > 0 and self._still(rest)
-                grid[r1, c1] = grid[r2, c2] = kind
-                if ok:
-                    return [move, rest]
-        return []
-
-    def order(self, moves: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
-        """Kinds with the fewest tiles left first; with gravity, moves that make nothing fall;
-        then the pairs with the most tiles around them (their removal opens the most paths)."""
-        grid = self.grid
-
-        def score(move: tuple[int, int, int, int]) -> tuple[int, bool, int]:
-            r1, c1, r2, c2 = move
-            opened = 0
-            for r, c in ((r1, c1), (r2, c2)):
-                opened += int(grid[r - 1, c] > 0) + int(grid[r + 1, c] > 0)
-                opened += int(grid[r, c - 1] > 0) + int(grid[r, c + 1] > 0)
-            falls = self.gravity and not self._still(move)
-            return self.count[int(grid[r1, c1])], falls, -opened
-
-        return sorted(moves, key=score)
-
-    def run(self, line: list[tuple[int, int, int, int]], check: bool = True) -> bool:
+    def run(self, line: list[Move]) -> bool:
         """Depth-first search; on success `line` holds the moves played (padded coordinates).
 
-        `check`: run the dead-end proof here (needed only at the root and after a move that
-        left tiles of its kind: clearing a whole kind never makes the relaxation fail).
+        An explicit stack, not recursion: a big board is deeper than Python's recursion limit.
+        The dead-end proof runs at the root and after a move that left tiles of its kind
+        (clearing a whole kind never makes the relaxation fail), trying first the tiles in the
+        order the last proof removed them.
         """
-        self.tick()
-        if not self.count.total():
-            return True
-        state = self.state()
-        if self.memo and state in self.dead:
-            return False
-        if self.prove and check and doomed(self.grid):
-            self.dead.add(state)
-            return False
-        moves = [tuple(m) for m in find_pairs(self.grid, False).tolist()]
-        if self.safe and moves:
-            forced = self.safe_moves(moves)  # type: ignore[arg-type]
-            if forced:
-                undos = [self.remove(*m) for m in forced]
-                line.extend(forced)
-                if self.run(line, False):
+        stack: list[_Frame] = []
+        enter: tuple[bool, np.ndarray] | None = (True, _NONE)  # (check, hint) of a new node
+        while True:
+            if enter is not None:
+                check, hint = enter
+                enter = None
+                self.tick()
+                if not self.left:
                     return True
-                del line[-len(forced) :]
-                for m, undo in zip(reversed(forced), reversed(undos), strict=True):
-                    self.restore(m, undo)
-                if self.memo:
-                    self.dead.add(state)
+                state = self.state()
+                dead = self.memo and state in self.dead
+                if not dead and self.prove and check:
+                    dead, hint = relax(self.grid, hint)
+                    if dead:
+                        self.dead.add(state)
+                if not dead:
+                    found, forced = expand(
+                        self.grid, self.count, self.gravity, self.safe, self.safe or self.memo
+                    )
+                    frame = _Frame(state, [tuple(m) for m in found.tolist()], forced, hint)
+                    stack.append(frame)
+                    if forced:  # the safe macro move, the only child
+                        frame.undo = [self.remove(*m) for m in frame.moves]
+                        frame.index = len(frame.moves)
+                        line.extend(frame.moves)
+                        enter = (False, hint)
+                        continue
+            if not stack:
                 return False
-        for move in self.order(moves) if self.safe or self.memo else moves:  # type: ignore[arg-type]
-            undo = self.remove(*move)
+            frame = stack[-1]
+            if frame.undo is not None:  # the child failed: take its move back
+                if frame.forced:
+                    del line[-frame.forced :]
+                    for move, undo in zip(reversed(frame.moves), reversed(frame.undo), strict=True):
+                        self.restore(move, undo)
+                else:
+                    line.pop()
+                    self.restore(frame.moves[frame.index - 1], frame.undo)
+                frame.undo = None
+            if frame.index >= len(frame.moves):
+                if self.memo:
+                    self.dead.add(frame.state)
+                stack.pop()
+                continue
+            move = frame.moves[frame.index]
+            frame.index += 1
+            frame.undo = self.remove(*move)
             line.append(move)
-            if self.run(line, self.count[undo[0]] > 0):
-                return True
-            line.pop()
-            self.restore(move, undo)
-        if self.memo:
-            self.dead.add(state)
-        return False
+            enter = (bool(self.count[frame.undo[0]] > 0), frame.hint)
 
 
 def solve(

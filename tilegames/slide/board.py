@@ -6,6 +6,7 @@ the direction the *tile* travels (`R`: the tile left of the blank slides right i
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterator, Sequence
 
@@ -66,9 +67,13 @@ class Board:
         n = width * height
         if len(tiles) != n:
             raise InvalidBoardError(f"a {width}x{height} board has {n} tiles, got {len(tiles)}")
+        try:
+            tiles = [operator.index(t) for t in tiles]
+        except TypeError:
+            raise InvalidBoardError("tiles must be integers") from None
         seen = bytearray(n)
         for index, tile in enumerate(tiles):
-            if not isinstance(tile, int) or not 0 <= tile < n:
+            if not 0 <= tile < n:
                 raise InvalidBoardError(
                     f"tile {tile!r} at row {index // width + 1}, column {index % width + 1} "
                     f"is out of range 0..{n - 1}"

@@ -100,9 +100,7 @@ def _at_distance(
         kernels.unrank_perm(int(ranks[rng.randrange(ranks.size)]), n, tiles)
         return Board(width, height, [int(t) for t in tiles])
     if (width, height) != (4, 4):
-        raise ValueError(
-            f"deals at a set distance are made for boards up to 9 cells and 4x4, not {width}x{height}"
-        )
+        return _walk_back(width, height, distance, rng)
     if distance > MAX_DISTANCE_4X4:
         raise ValueError(f"distance {distance} is above the 4x4 limit {MAX_DISTANCE_4X4}")
     from tilegames.slide.solve import solve
@@ -113,6 +111,36 @@ def _at_distance(
         start = random_board(width, height, seed=rng)
         solution = solve(start, goal, cache_dir=cache_dir)
         if solution.length >= distance:
-            board = start.copy(stack=False)
-            board.play(solution.moves[: solution.length - distance])
-            return board.copy(stack=False)
+            return _along(start, solution.moves, solution.length - distance)
+
+
+def _along(start: Board, moves: str, steps: int) -> Board:
+    board = start.copy(stack=False)
+    board.play(moves[:steps])
+    return board.copy(stack=False)
+
+
+_WALK_TRIES = 60
+_WALK_NODES = 5_000_000
+
+
+def _walk_back(width: int, height: int, distance: int, rng: random.Random) -> Board:
+    """Other sizes: random walks solved optimally (Manhattan + linear conflict, bounded search)."""
+    from tilegames.slide.solve import SearchLimitError, solve
+
+    goal = Board.solved(width, height)
+    walk = distance + 4
+    for _ in range(_WALK_TRIES):
+        start = scramble(goal, walk, seed=rng)
+        try:
+            solution = solve(start, goal, heuristic="mdlc", max_nodes=_WALK_NODES)
+        except SearchLimitError:
+            walk = max(distance, walk - 2)
+            continue
+        if solution.length >= distance:
+            return _along(start, solution.moves, solution.length - distance)
+        walk += 2 + (distance - solution.length)
+    raise ValueError(
+        f"could not deal a {width}x{height} board at distance {distance}: "
+        "too far for an optimal search; try a smaller distance"
+    )

@@ -22,10 +22,12 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilegames.store import GameRow, Store
 from tilegames.web import games, tasks
@@ -96,6 +98,10 @@ class Arcade:
                 "too many new games, hints or solves at once; wait a moment",
                 {"Retry-After": str(max(1, round(1 / self.limits.heavy_per_second)))},
             )
+
+    async def db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run ``fn(*args)`` on the store's writer thread (atomically) and await its committed result."""
+        return await asyncio.wrap_future(self.store.submit(fn, *args))
 
     def row(self, game_id: str) -> GameRow:
         row = self.store.game(game_id) if len(game_id) <= 64 else None
@@ -233,9 +239,7 @@ class Arcade:
                 "kinds_chars": chars,
                 "reshuffles": 0,
             }
-        row = await run_in_threadpool(
-            self.store.create_game, game, variant, dealt["board"], options
-        )
+        row = await self.db(self.store.create_game, game, variant, dealt["board"], options)
         if (
             game == "slide"
             and options["optimal"] is None
@@ -244,7 +248,7 @@ class Arcade:
             task = asyncio.create_task(self._learn_optimal(row))
             self.background.add(task)
             task.add_done_callback(self.background.discard)
-        return JSONResponse(await run_in_threadpool(self.state, row), 201)
+        return JSONResponse(await self.db(self.state, row), 201)
 
     async def _learn_optimal(self, row: GameRow) -> None:
         """Find a 4×4 deal's optimal length after answering (it can take a while), for the win screen."""
@@ -260,75 +264,72 @@ class Arcade:
         if answer.get("optimal"):
 
             def save() -> None:
-                with self.store.locked():
-                    current = self.store.game(row.id)
-                    if current is not None:
-                        self.store.update_options(
-                            row.id, {**current.options, "optimal": answer["length"]}
-                        )
+                current = self.store.game(row.id)
+                if current is not None:
+                    self.store.update_options(
+                        row.id, {**current.options, "optimal": answer["length"]}
+                    )
 
-            await run_in_threadpool(save)
+            await self.db(save)
 
-    def show(self, request: Request) -> Response:
-        return JSONResponse(self.state(self.row(request.path_params["game_id"])))
-
-    def delete(self, request: Request) -> Response:
+    async def show(self, request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        self.row(game_id)
-        self.store.delete_game(game_id)
+        return JSONResponse(await self.db(lambda: self.state(self.row(game_id))))
+
+    async def delete(self, request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        await self.db(lambda: self.row(game_id) and self.store.delete_game(game_id))
         return Response(status_code=204)
 
     async def move(self, request: Request) -> Response:
         data = await self.body(request)
         if "move" not in data:
             raise ApiError(422, "bad_move", 'the body must be {"move": ...}')
-        return JSONResponse(
-            await run_in_threadpool(self._move, request.path_params["game_id"], data["move"])
-        )
+        return JSONResponse(await self.db(self._move, request.path_params["game_id"], data["move"]))
 
     def _move(self, game_id: str, move: Any) -> dict[str, Any]:
-        with self.store.locked():
-            row = self.row(game_id)
-            if row.status != "playing":
-                raise ApiError(409, "game_over", "this game is finished; start a new one")
-            mover = {
-                "slide": games.slide_move,
-                "klotski": games.klotski_move,
-                "link": games.link_move,
-            }[row.game]
-            outcome: Outcome = mover(row, move, self.store.last_move(row.id))
-            text = games.encode_link_move(move) if row.game == "link" else move
-            new = self.store.record_move(
-                row,
-                text,
-                outcome.board,
-                outcome.moves,
-                won=outcome.won,
-                score=outcome.score,
-                options=outcome.options,
-            )
-            return self.state(new, {"last": outcome.extra} if outcome.extra else None)
+        row = self.row(game_id)
+        if row.status != "playing":
+            raise ApiError(409, "game_over", "this game is finished; start a new one")
+        mover = {
+            "slide": games.slide_move,
+            "klotski": games.klotski_move,
+            "link": games.link_move,
+        }[row.game]
+        outcome: Outcome = mover(row, move, self.store.last_move(row.id))
+        text = games.encode_link_move(move) if row.game == "link" else move
+        new = self.store.record_move(
+            row,
+            text,
+            outcome.board,
+            outcome.moves,
+            won=outcome.won,
+            score=outcome.score,
+            options=outcome.options,
+        )
+        return self.state(new, {"last": outcome.extra} if outcome.extra else None)
 
-    def undo(self, request: Request) -> Response:
-        with self.store.locked():
-            row = self.row(request.path_params["game_id"])
-            if row.status != "playing":
-                raise ApiError(409, "game_over", "this game is finished; start a new one")
-            new = self.store.undo(row)
-            if new is None:
-                raise ApiError(409, "nothing_to_undo", "no move to take back")
-            return JSONResponse(self.state(new))
+    async def undo(self, request: Request) -> Response:
+        return JSONResponse(await self.db(self._undo, request.path_params["game_id"]))
+
+    def _undo(self, game_id: str) -> dict[str, Any]:
+        row = self.row(game_id)
+        if row.status != "playing":
+            raise ApiError(409, "game_over", "this game is finished; start a new one")
+        new = self.store.undo(row)
+        if new is None:
+            raise ApiError(409, "nothing_to_undo", "no move to take back")
+        return self.state(new)
 
     async def hint(self, request: Request) -> Response:
-        row = await run_in_threadpool(self.row, request.path_params["game_id"])
+        row = await self.db(self.row, request.path_params["game_id"])
         if row.status != "playing":
             raise ApiError(409, "game_over", "this game is finished; start a new one")
         self.throttle(request)
         limit = self.limits.solve_seconds
         hint: dict[str, Any]
         if row.game == "slide":
-            answer = await self.work(tasks.slide_hint, row.board, limit, timeout=limit)
-            move = answer["move"]
+            move = await self._slide_hint(row)
             hint = {"move": move, "cells": games.slide_cells(row, move) if move else []}
         elif row.game == "klotski":
             answer = await self.work(tasks.klotski_hint, row.board, "moves", timeout=limit)
@@ -353,36 +354,87 @@ class Arcade:
                     "path": [list(p) for p in board.path(a, b)],
                 }
         if hint["move"] is not None:
-            await run_in_threadpool(self.store.count_help, row.id, hint=True)
+            await self.db(lambda: self.store.count_help(row.id, hint=True))
         return JSONResponse({"id": row.id, "board": row.board, "hint": hint})
 
+    async def _slide_hint(self, row: GameRow) -> str | None:
+        """The next move of the game's plan (a solution found for an earlier hint) if the player is on it.
+
+        Small boards just ask the engine's hint; larger ones (where a solve takes seconds) keep the whole
+        solution as the game's plan, so following hints costs one solve, not one per hint.
+        """
+        limit = self.limits.solve_seconds
+        plan = row.options.get("plan")
+        if plan is not None:
+            move = await run_in_threadpool(games.slide_plan_next, plan, row.board)
+            if move is not None:
+                return move
+        if games.slide_cells_count(row) <= 9:
+            return (await self.work(tasks.slide_hint, row.board, limit, timeout=limit))["move"]
+        answer = await self.work(tasks.slide_solve, row.board, limit, timeout=limit)
+        await self.db(self._save_plan, row.id, row.board, answer["moves"])
+        return answer["moves"][0] if answer["moves"] else None
+
+    def _save_plan(self, game_id: str, board: str, moves: list[str]) -> None:
+        current = self.store.game(game_id)
+        if current is not None:
+            plan = {"board": board, "moves": "".join(moves)}
+            self.store.update_options(game_id, {**current.options, "plan": plan})
+
     async def solve(self, request: Request) -> Response:
-        row = await run_in_threadpool(self.row, request.path_params["game_id"])
+        row = await self.db(self.row, request.path_params["game_id"])
         if row.status != "playing":
             raise ApiError(409, "game_over", "this game is finished; start a new one")
         self.throttle(request)
         limit = self.limits.solve_seconds
         if row.game == "slide":
             answer = await self.work(tasks.slide_solve, row.board, limit, timeout=limit)
+            await self.db(self._save_plan, row.id, row.board, answer["moves"])
         elif row.game == "klotski":
             answer = await self.work(tasks.klotski_solve, row.board, "moves", timeout=limit)
         else:
             answer = await self.work(
                 tasks.link_solve, row.board, bool(row.options.get("gravity")), limit, timeout=limit
             )
-        await run_in_threadpool(self.store.count_help, row.id, autoplay=True)
+        await self.db(lambda: self.store.count_help(row.id, autoplay=True))
         return JSONResponse({"id": row.id, "board": row.board, **answer})
 
-    def best(self, request: Request) -> Response:
+    async def best(self, request: Request) -> Response:
         game = request.query_params.get("game")
         if game is not None and game not in GAMES:
             raise ApiError(
                 422, "unknown_game", f"game must be one of {', '.join(GAMES)}, not {game!r}"
             )
-        return JSONResponse({"best": [asdict(b) for b in self.store.best(game)]})
+        best = await self.db(self.store.best, game)
+        return JSONResponse({"best": [asdict(b) for b in best]})
 
     async def health(self, request: Request) -> Response:
-        return JSONResponse({"ok": True, "schema": self.store.version})
+        return JSONResponse({"ok": True, "schema": await self.db(lambda: self.store.version)})
+
+
+class ServerTiming:
+    """Adds ``Server-Timing: app;dur=<ms>`` to every answer: the time spent inside the server (the load
+    benchmark reports it beside the latency seen by the client, to tell queueing in the server from the rest).
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        began = time.perf_counter()
+
+        async def timed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                duration = (time.perf_counter() - began) * 1000
+                headers = list(message.get("headers", []))
+                headers.append((b"server-timing", f"app;dur={duration:.2f}".encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, timed)
 
 
 async def _api_error(request: Request, error: Exception) -> Response:
@@ -459,6 +511,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(ServerTiming)],
         exception_handlers={
             ApiError: _api_error,
             BadRequest: _bad_request,

@@ -124,6 +124,22 @@ def slide_cells(row: GameRow, move: str) -> list[list[int]]:
     return [[r + dr, c + dc]]
 
 
+def slide_cells_count(row: GameRow) -> int:
+    return len(row.board.replace("/", " ").split())
+
+
+def slide_plan_next(plan: dict[str, Any], board_text: str) -> str | None:
+    """The move the plan makes from ``board_text``, if that position lies on the plan (else None)."""
+    from tilegames import slide
+
+    board = slide.Board.parse(plan["board"])
+    for move in plan["moves"]:
+        if str(board) == board_text:
+            return move
+        board.push(move)
+    return None
+
+
 # Klotski.
 
 

@@ -26,7 +26,7 @@ class Limits:
     """Heavy requests (new game, hint, solve) a client may make at once ..."""
     heavy_per_second: float = 3.0
     """... and how fast its allowance refills."""
-    heavy_queue: int = 16
+    heavy_queue: int = 64
     """Heavy jobs waiting for the worker pool at most; past that the server answers 503 at once."""
     solve_seconds: float = 10.0
     """Time limit of one solve or hint in the worker pool."""

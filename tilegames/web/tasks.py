@@ -29,7 +29,7 @@ def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]
     return run
 
 
-def warm() -> bool:
+def warm() -> dict[str, Any]:
     """Import the three engines (and load their compiled kernels) so the first player does not wait."""
     import contextlib
     import importlib
@@ -38,7 +38,7 @@ def warm() -> bool:
         # A broken engine shows up in its own requests, not here.
         with contextlib.suppress(Exception):
             importlib.import_module(name)
-    return True
+    return {}
 
 
 # Sliding puzzle.

@@ -10,7 +10,9 @@ killed) and a fresh pool started, so a runaway search never holds a worker. The 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -26,6 +28,12 @@ class WorkerError(Exception):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+
+def _lower_priority() -> None:
+    """Run a worker at a lower CPU priority: a long solve must not slow down everyone's moves."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
 
 
 class Workers:
@@ -44,7 +52,9 @@ class Workers:
             if self._pool is None:
                 # spawn, not fork: the server has threads (the thread pool, SQLite) that fork would copy mid-state.
                 context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(self.processes, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    self.processes, mp_context=context, initializer=_lower_priority
+                )
             return self._pool
 
     def _kill(self, pool: Executor) -> None:

@@ -20,7 +20,7 @@ from tilegames.slide.solve.common import Limits, Solution, relabel
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, uses_pdb
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board.
-WEIGHTS = ((2, 1), (3, 2), (4, 3), (5, 4), (1, 1))
+WEIGHTS = ((2, 1), (5, 3), (3, 2), (4, 3), (5, 4), (1, 1))
 FAST_BUDGET = 30_000_000
 
 
@@ -171,7 +171,7 @@ class _Reducer:
         return [r * w + c1 for r in range(r0, r1 + 1)], -1
 
     def route(self, start: int, target: int, along: int, inward: int, line: list[int]) -> list[int]:
-        """Tile route: first along the line direction (at the tile's depth), then out to depth 0."""
+        """Tile route to `target` on the line: along the line and out to depth 0."""
         w = self.w
 
         def coords(cell: int) -> tuple[int, int]:
@@ -183,6 +183,19 @@ class _Reducer:
 
         (i, d), (j, _) = coords(start), coords(target)
         cells, cell = [], start
+        # A staircase costs 3 moves a step (the blank turns one corner), a straight run 5 (it goes
+        # round the tile): alternate while both coordinates differ, keeping off depth 0 (where the
+        # placed tiles are) until the tile is in its column.
+        turn = 0
+        while i != j and d > 1:
+            if turn == 0:
+                cell += along if j > i else -along
+                i += 1 if j > i else -1
+            else:
+                cell -= inward
+                d -= 1
+            cells.append(cell)
+            turn ^= 1
         while i != j:
             step = along if j > i else -along
             cell += step
@@ -348,6 +361,18 @@ def _window_bfs(window, pa, pb, z, target_a, target_b, reducer: _Reducer) -> lis
     raise _Stuck("corner window cannot finish the line")
 
 
+def cancel_inverses(moves: str) -> str:
+    """Drop every move that is undone at once (UD, DU, LR, RL), repeatedly; the rest stays legal."""
+    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    out: list[str] = []
+    for move in moves:
+        if out and out[-1] == undo[move]:
+            out.pop()
+        else:
+            out.append(move)
+    return "".join(out)
+
+
 def lower_bound(state: np.ndarray, width: int, height: int, blank: int) -> int:
     """Manhattan distance plus linear conflicts: a proven lower bound on the optimal length."""
     return int(kernels.manhattan_lc(state, width, height, blank, True))
@@ -371,9 +396,8 @@ def _search_small(
         left = total - nodes
         if left <= 0:
             break
-        budget = Limits(
-            left if not best else max(1, min(left, total // 3)), limits.deadline, limits.timeout
-        )
+        share = left if not best else max(1, left // 2)  # later, lighter weights split the rest
+        budget = Limits(share, limits.deadline, limits.timeout)
         status, moves, used = ida_relabelled(
             state, w, h, b, budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
             shorter_than=len(best) if best else MAX_DEPTH,
@@ -384,7 +408,7 @@ def _search_small(
             optimal = weight == (1, 1)
         elif status == kernels.EXHAUSTED:  # every path shorter than `best` was searched
             optimal = bool(best)
-        elif status == kernels.TIME_LIMIT:
+        elif status == kernels.TIME_LIMIT or best:  # lighter weights would cost even more
             break
         if optimal:
             break
@@ -463,6 +487,6 @@ def solve_fast(
         # always an answer.
         if sw * sh <= 9:  # pragma: no cover - a 3×3 search cannot fail
             raise limits.error(status, nodes)
-    text = "".join(reducer.moves) + moves
+    text = cancel_inverses("".join(reducer.moves) + moves)
     proved = (optimal and not reducer.moves) or len(text) == bound
     return Solution(text, len(text), proved, nodes, len(text) if proved else bound)

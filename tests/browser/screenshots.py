@@ -1,0 +1,138 @@
+"""Take the README's screenshots of the arcade: one per game, the home screen, and a phone-sized view.
+
+Run: .venv/bin/python tests/browser/screenshots.py [--out docs/screenshots]
+It starts `tilegames serve` on a free port with a temporary database and drives Debian's chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tilegames import klotski, link, slide
+from tilegames.web.tasks import _klotski
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DELTA = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api(url: str, path: str) -> dict:
+    with urllib.request.urlopen(url + path, timeout=10) as answer:
+        return json.load(answer)
+
+
+def open_game(page, url: str, game: str, settings: dict) -> dict:
+    page.goto(url + "/")
+    page.evaluate(
+        "([k, v]) => localStorage.setItem(k, v)", [f"tilegames.{game}.settings", json.dumps(settings)]
+    )
+    page.goto(f"{url}/#/{game}")
+    page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+    return api(url, "/api/games/" + page.get_attribute("[data-board]", "data-game-id"))
+
+
+def wait_plies(page, n: int) -> None:
+    page.wait_for_function(f"document.querySelector('[data-board]')?.dataset.plies === '{n}'")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="docs/screenshots")
+    out = Path(parser.parse_args().out)
+    out.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tilegames", "serve", "--port", str(port), "--db", f"{tmp}/s.db"],
+            stdout=subprocess.DEVNULL,
+        )
+        try:
+            for _ in range(300):
+                try:
+                    api(url, "/api/health")
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(
+                    executable_path="/usr/bin/chromium", headless=True, args=ARGS
+                )
+                page = browser.new_page(viewport={"width": 900, "height": 860})
+                shoot(page, url, out)
+                browser.close()
+        finally:
+            server.terminate()
+            server.wait(10)
+
+
+def shoot(page, url: str, out: Path) -> None:
+    # Slide: a 4×4 deal, three moves made, a hint lit.
+    state = open_game(page, url, "slide", {"width": 4, "height": 4})
+    board = slide.Board.parse(state["board"])
+    for index, letter in enumerate(slide.solve(board, fast=True).moves[:3]):
+        r, c = divmod(board.tiles.index(0), board.width)
+        dr, dc = DELTA[letter]
+        page.click(f"[data-tile='{board.tiles[(r + dr) * board.width + c + dc]}']")
+        board.push(letter)
+        wait_plies(page, index + 1)
+    page.click("[data-action=hint]")
+    page.wait_for_selector(".tile.hint")
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / "slide.png"))
+
+    # Klotski: 横刀立马 after a few optimal moves, one piece selected.
+    state = open_game(page, url, "klotski", {"layout": "横刀立马"})
+    moves = _klotski()[1](klotski.Board.parse(state["board"])).moves
+    plies = 0
+    for move in moves[:6]:
+        piece, steps = move.split(":")
+        page.click(f"[data-piece='{piece}']")
+        for step in steps:
+            page.keyboard.press(
+                {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}[step]
+            )
+            plies += 1
+            wait_plies(page, plies)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(out / "klotski.png"))
+
+    # Lianliankan: 14×6, some pairs gone, the last path still drawn.
+    state = open_game(page, url, "link", {"width": 14, "height": 6, "kinds": 21, "gravity": False})
+    pairs = link.solve(link.Board.parse(state["board"])).pairs
+    for index, pair in enumerate(pairs[:9]):
+        for r, c in pair:
+            page.click(f".lt[data-r='{r}'][data-c='{c}']")
+        wait_plies(page, index + 1)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(out / "link.png"))
+
+    # Home screen, and the Klotski screen on a phone.
+    page.goto(url + "/#/")
+    page.wait_for_selector("[data-best]")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "home.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url + "/#/klotski")
+    page.wait_for_selector("[data-piece]")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / "phone.png"))
+
+
+if __name__ == "__main__":
+    main()
