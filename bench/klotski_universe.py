@@ -44,7 +44,9 @@ def main() -> None:
         f"solvable groups {result.solvable_groups:,}, solvable layouts {result.solvable_layouts:,}"
     )
     print(f"solved layouts {result.solved_layouts:,}, largest group {result.largest_group:,}")
-    print(f"mirror folded: {result.mirror_folded_layouts:,} layouts in {result.mirror_folded_groups:,} groups")
+    print(
+        f"mirror folded: {result.mirror_folded_layouts:,} layouts in {result.mirror_folded_groups:,} groups"
+    )
     print(f"piece sets {len(result.piece_sets)}; cache {result.path}")
     for entry in result.piece_sets[:12]:
         print(

@@ -1,7 +1,9 @@
 """Load on the arcade: concurrent simulated players making moves over loopback against a real server.
 
 The server is `tilegames serve` in a subprocess (uvicorn, a fresh temporary database, synchronous=FULL), the
-players are asyncio tasks sharing one httpx client in this process. Each player starts a game (a mix of 3×3 and
+players are asyncio tasks in this process, each with its own keep-alive HTTP/1.1 connection (as a browser tab
+has); the client is a minimal one on asyncio streams, since a heavier client (httpx) on these 2 shared cores
+inflates the measured latency with its own CPU time. Each player starts a game (a mix of 3×3 and
 4×4 slides, Klotski 横刀立马 and Lianliankan 14×6), then makes legal moves with a think time between them; slide
 and Klotski players take the legal moves from the state the server answered, Lianliankan players the pair the
 engine's hint finds on that state. Every answer is checked (200 and the move count grew). The move latencies
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import random
@@ -23,10 +26,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import httpx
 
 from tilegames import link
 
@@ -46,6 +48,7 @@ class Tally:
     """Time inside the server (its Server-Timing header), in ms."""
     errors: list[str] = field(default_factory=list)
     created: int = 0
+    reconnects: int = 0
     retries: int = 0
 
 
@@ -61,24 +64,81 @@ def slide_moves(view: dict) -> list[str]:
     return [m for m, (dr, dc) in DELTA.items() if 0 <= r + dr < h and 0 <= c + dc < w]
 
 
-async def create(client: httpx.AsyncClient, params: dict, tally: Tally) -> dict:
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> dict:
+        return json.loads(self.body)
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: POST a JSON body, read the answer (Content-Length framed)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.reconnects = 0
+
+    async def post(self, path: str, payload: dict) -> Response:
+        """Send and read; a kept-alive connection the server closed meanwhile (idle timeout) is reopened
+        once, as browsers do: the request never reached the server then."""
+        fresh = self.writer is None
+        try:
+            return await self._post(path, payload)
+        except (asyncio.IncompleteReadError, ConnectionError) as error:
+            partial = getattr(error, "partial", b"")
+            if fresh or partial:
+                raise
+            self.reconnects += 1
+            self.writer = None
+            return await self._post(path, payload)
+
+    async def _post(self, path: str, payload: dict) -> Response:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        assert self.reader is not None
+        body = json.dumps(payload).encode()
+        self.writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n".encode()
+            + body
+        )
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        pairs = (line.partition(":") for line in lines[1:] if line)
+        headers = {key.strip().lower(): value.strip() for key, _, value in pairs}
+        data = await self.reader.readexactly(int(headers.get("content-length", "0")))
+        return Response(int(lines[0].split()[1]), headers, data)
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            await self.writer.wait_closed()
+
+
+async def create(client: Connection, params: dict, tally: Tally) -> dict:
     """Start a game, waiting out the per-client limit on heavy requests (all players share one address)."""
     while True:
-        response = await client.post("/api/games", json=params)
-        if response.status_code in (429, 503):
+        response = await client.post("/api/games", params)
+        if response.status in (429, 503):
             tally.retries += 1
             await asyncio.sleep(
                 float(response.headers.get("retry-after", "1")) * random.random() + 0.2
             )
             continue
-        response.raise_for_status()
+        if response.status != 201:
+            raise RuntimeError(f"new game: {response.status} {response.body[:200]!r}")
         tally.created += 1
         return response.json()
 
 
 async def player(
     index: int,
-    client: httpx.AsyncClient,
+    client: Connection,
     args: argparse.Namespace,
     tally: Tally,
     start: asyncio.Event,
@@ -106,21 +166,24 @@ async def player(
             move = [list(a), list(b)]
         began = time.perf_counter()
         try:
-            response = await client.post(f"/api/games/{state['id']}/moves", json={"move": move})
-        except httpx.HTTPError as error:
+            response = await client.post(f"/api/games/{state['id']}/moves", {"move": move})
+        except (OSError, asyncio.IncompleteReadError) as error:
             tally.errors.append(f"{type(error).__name__}: {error}")
+            client = Connection(client.host, client.port)
             continue
         tally.latencies.append(time.perf_counter() - began)
         timing = response.headers.get("server-timing", "")
         if "dur=" in timing:
             tally.server.append(float(timing.split("dur=")[1]))
-        if response.status_code != 200:
-            tally.errors.append(f"{response.status_code} {response.text[:120]}")
+        if response.status != 200:
+            tally.errors.append(f"{response.status} {response.body[:120]!r}")
             continue
         new = response.json()
         if new["plies"] != state["plies"] + 1 and new["status"] == "playing":
             tally.errors.append(f"plies {state['plies']} -> {new['plies']}")
         state, previous = new, move
+    tally.reconnects += client.reconnects
+    await client.close()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -139,21 +202,21 @@ def percentile(values: list[float], q: float) -> float:
 
 async def run(args: argparse.Namespace, url: str) -> Tally:
     tally = Tally()
-    limits = httpx.Limits(max_connections=args.players, max_keepalive_connections=args.players)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30.0) as client:
-        start = asyncio.Event()
-        tasks = [
-            asyncio.create_task(player(i, client, args, tally, start)) for i in range(args.players)
-        ]
-        while tally.created < args.players:
-            failed = [t for t in tasks if t.done() and t.exception() is not None]
-            if failed:
-                raise RuntimeError(f"a player failed to start: {failed[0].exception()!r}")
-            await asyncio.sleep(0.05)
-        began = time.perf_counter()
-        start.set()
-        await asyncio.gather(*tasks)
-        tally.wall = time.perf_counter() - began  # type: ignore[attr-defined]
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    start = asyncio.Event()
+    tasks = [
+        asyncio.create_task(player(i, Connection(host, int(port)), args, tally, start))
+        for i in range(args.players)
+    ]
+    while tally.created < args.players:
+        failed = [t for t in tasks if t.done() and t.exception() is not None]
+        if failed:
+            raise RuntimeError(f"a player failed to start: {failed[0].exception()!r}")
+        await asyncio.sleep(0.05)
+    began = time.perf_counter()
+    start.set()
+    await asyncio.gather(*tasks)
+    tally.wall = time.perf_counter() - began  # type: ignore[attr-defined]
     return tally
 
 
@@ -197,12 +260,12 @@ def main() -> None:
             ]
             if args.server_nice:
                 command = ["nice", "-n", str(args.server_nice), *command]
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=open("/tmp/server_err.log", "w"))
+            process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
             for _ in range(300):
                 try:
-                    if httpx.get(f"{url}/api/health", timeout=1).status_code == 200:
+                    with urllib.request.urlopen(f"{url}/api/health", timeout=1):
                         break
-                except httpx.HTTPError:
+                except OSError:
                     time.sleep(0.1)
         cpu_before = cpu_seconds(process.pid) if process is not None else 0.0
         try:
@@ -224,7 +287,8 @@ def main() -> None:
     )
     print(
         f"moves {len(ms)} in {tally.wall:.1f} s ({len(ms) / tally.wall:.0f}/s), errors {len(tally.errors)},"
-        f" games started {tally.created} (429 retries while dealing: {tally.retries})"
+        f" games started {tally.created} (429 retries while dealing: {tally.retries}),"
+        f" idle connections reopened {tally.reconnects}"
     )
     for label, values in (("move latency (client)", ms), ("time in server", tally.server)):
         print(

@@ -267,8 +267,6 @@ class Store:
     def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]) -> None:
         outcomes: list[tuple[bool, Any]] = []
         db = self._db
-        import sys as _s
-        _t0 = time.perf_counter()
         try:
             db.execute("BEGIN IMMEDIATE")
             for fn, args, _ in batch:
@@ -280,11 +278,7 @@ class Store:
                     db.execute("ROLLBACK TO op")
                     db.execute("RELEASE op")
                     outcomes.append((False, error))
-            _t1 = time.perf_counter()
             db.execute("COMMIT")
-            _t2 = time.perf_counter()
-            if _t2 - _t0 > 0.03:
-                print(f"SLOW batch {len(batch)} ops {(_t1-_t0)*1000:.1f} commit {(_t2-_t1)*1000:.1f}", file=_s.stderr, flush=True)
         except sqlite3.Error as error:
             if db.in_transaction:
                 db.execute("ROLLBACK")

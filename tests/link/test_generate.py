@@ -162,3 +162,22 @@ def test_comparator_shuffle_of_the_tutorial_fails():
     )
     assert chi_square(counts) > CRITICAL
     assert counts == Counter({tuple(CELLS): SAMPLES})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 30), st.booleans(), st.booleans())
+def test_reshuffle_properties(seed, moves, gravity, solvable):
+    board = deal(8, 6, 12, seed=seed, gravity=gravity, solvable=False)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        pairs = board.pairs()
+        if not pairs:
+            break
+        board.push(rng.choice(pairs))
+    if board.is_cleared():
+        return
+    shuffled = board.reshuffle(seed=seed, solvable=solvable)
+    assert [c for c, _ in shuffled.cells()] == [c for c, _ in board.cells()]
+    assert sorted(k for _, k in shuffled.cells()) == sorted(k for _, k in board.cells())
+    assert shuffled.pairs() and shuffled.move_stack == [] and shuffled.gravity == gravity
+    assert shuffled == board.reshuffle(seed=seed, solvable=solvable)  # reproducible

@@ -43,3 +43,9 @@ def bfs():
 def pdb_cache(tmp_path_factory):
     """An empty pattern-database cache for this test session: the 6-6-3 tables are built from nothing."""
     return tmp_path_factory.mktemp("pdb-cache")
+
+
+@pytest.fixture(autouse=True)
+def private_cache(monkeypatch, pdb_cache):
+    """Every slide test keeps its databases in the session's temporary cache, never the user's."""
+    monkeypatch.setenv("TILEGAMES_CACHE", str(pdb_cache))

@@ -10,12 +10,6 @@ from tilegames.cli import main
 from tilegames.slide import Board
 
 
-@pytest.fixture(autouse=True)
-def private_cache(monkeypatch, pdb_cache):
-    """Pattern databases go to the session's temporary cache, not the user's."""
-    monkeypatch.setenv("TILEGAMES_CACHE", str(pdb_cache))
-
-
 def run(capsys, *argv: str) -> tuple[int, dict | None, str]:
     status = main(["slide", *argv])
     out, err = capsys.readouterr()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tilegames.slide import Board, hint, random_board, scramble, solve
 
@@ -14,6 +16,7 @@ BUDGET = 3_000_000  # nodes for the anytime search: enough for a first answer, k
 
 
 def check(board: Board, goal: Board | None, **kwargs) -> None:
+    kwargs.setdefault("partition", _cheap(board.width, board.height))
     solution = solve(board, goal, fast=True, **kwargs)
     replay = board.copy()
     replay.play(solution.moves)
@@ -34,7 +37,8 @@ def test_fast_solutions_reach_the_standard_goal(w, h, pdb_cache):
 
 
 def _cheap(w: int, h: int) -> str | None:
-    return CHEAP_5X5 if max(w, h) >= 5 and min(w, h) >= 5 else None
+    """The cheap partition whenever the last searched board is 5×5."""
+    return CHEAP_5X5 if min(w, h) >= 5 else None
 
 
 @pytest.mark.parametrize("corner", ["first", "top right", "bottom left", "middle"])
@@ -78,6 +82,16 @@ def test_fast_answers_within_tiny_limits():
 
 def test_hint_on_a_big_board():
     board = random_board(12, 12, seed=2)
-    move = hint(board)
+    move = hint(board, partition=CHEAP_5X5)
     assert move in board.moves()
     assert hint(Board.solved(12, 12)) is None
+
+
+@given(st.integers(2, 8), st.integers(2, 8), st.integers(0, 2**32), st.booleans())
+@settings(max_examples=25, deadline=None)
+def test_property_fast_solutions_replay_to_any_goal(w, h, seed, blank_first):
+    rng = random.Random(seed)
+    goal = Board(w, h, list(range(w * h))) if blank_first else Board.solved(w, h)
+    board = scramble(goal, rng.randrange(0, 300), seed=rng)
+    solution = check(board, goal, max_nodes=BUDGET, partition=_cheap(w, h))
+    assert (solution.length - board.manhattan(goal)) % 2 == 0

@@ -4,9 +4,14 @@ A position of a board with N <= 21 cells is one uint64 *code*: 3 bits per cell h
 (0 empty, 1 = 1×1, 2 = 1×2, 3 = 2×1, 4 = 2×2), cell 0 (top left) in the most significant bits, so sorting codes
 sorts positions in reading order. With ``fold`` a position is keyed by ``min(code, mirror code)``.
 
-The tables come from :func:`tilegames.klotski.solve.tables`: ``piece_code[kind, cell]`` (the code bits of a piece
-of that kind with its top-left cell there, 0 when it does not fit), ``piece_hash[kind, cell]`` (the XOR of its
-Zobrist keys) and ``mirror_cell[kind, cell]`` (where its mirror image stands).
+The ``tabs`` argument is the tuple built by :func:`tilegames.klotski.solve.tables`: ``piece_code[kind, cell]`` (the
+code bits of a piece of that kind with its top-left cell there, 0 when it does not fit), ``piece_hash[kind, cell]``
+(the XOR of its Zobrist keys; rows 5..8 hold single-cell keys), ``mirror_cell[kind, cell]`` (where its mirror image
+stands), ``piece_mask[kind, cell]`` (its cells as a bit mask, bit i = cell i), ``step_to[kind, cell, d]`` (the
+top-left cell after one step U, D, L, R, or -1 off the board) and ``halo[kind, cell]`` (the cells a single step
+would newly cover, as a bit mask).
+
+Visited sets are keyed on exact codes; the Zobrist hash (kept incrementally per move) only picks the table slot.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ def expand(code, w, h, steps, fold, tabs, out_key, out_hash, out_move, work):
     significant). `steps` selects unit steps; otherwise one move per cell a piece reaches in any number of steps.
     `work` is an int64 scratch array of at least 6 * cells.
     """
-    piece_code, piece_hash, mirror_cell, piece_mask, step_to = tabs
+    piece_code, piece_hash, mirror_cell, piece_mask, step_to, halo = tabs
     n = w * h
     seen = work[0:n]
     queue = work[n : 2 * n]
@@ -63,6 +68,8 @@ def expand(code, w, h, steps, fold, tabs, out_key, out_hash, out_move, work):
     for p in range(pieces):
         cell = heads[p]
         kind = kinds[p]
+        if halo[kind, cell] & ~occupied == 0:  # no empty cell next to it: it cannot move
+            continue
         others = occupied ^ piece_mask[kind, cell]
         mirrored = mirror_cell[kind, cell]
         base = code - piece_code[kind, cell]

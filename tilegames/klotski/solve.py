@@ -49,7 +49,7 @@ class Tables:
     width: int
     height: int
     kernel: tuple[np.ndarray, ...]
-    """(piece_code, piece_hash, mirror_cell, piece_mask, step_to), the ``tabs`` argument of the kernels."""
+    """(piece_code, piece_hash, mirror_cell, piece_mask, step_to, halo), the ``tabs`` argument of the kernels."""
     goal_masks: np.ndarray
     goal_bits: np.ndarray
 
@@ -88,6 +88,14 @@ def tables(width: int, height: int) -> Tables:
                 r, c = row + dr, column + dc
                 if 0 <= r <= height - rows and 0 <= c <= width - columns:
                     step_to[kind, cell, d] = r * width + c
+    halo = np.zeros((5, n), dtype=np.uint64)
+    for kind in SHAPES:
+        for cell in range(n):
+            for d in range(4):
+                if step_to[kind, cell, d] >= 0:
+                    halo[kind, cell] |= (
+                        piece_mask[kind, step_to[kind, cell, d]] & ~piece_mask[kind, cell]
+                    )
     masks, bits = [], []
     for column in exit_columns(width):
         goal = int(piece_code[4, (height - 2) * width + column])
@@ -96,7 +104,7 @@ def tables(width: int, height: int) -> Tables:
     return Tables(
         width,
         height,
-        (piece_code, piece_hash, mirror_cell, piece_mask, step_to),
+        (piece_code, piece_hash, mirror_cell, piece_mask, step_to, halo),
         np.array(masks, dtype=np.uint64),
         np.array(bits, dtype=np.uint64),
     )

@@ -130,11 +130,18 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
     n = 0
     pos = np.empty(h * w, np.int64)
     kind = np.empty(h * w, np.int64)
+    walled = np.empty(h * w, np.bool_)  # no empty neighbour: only an adjacent twin connects
     for r in range(h):
         for c in range(w):
             if grid[r, c] > 0:
                 pos[n] = r * w + c
                 kind[n] = grid[r, c]
+                walled[n] = (
+                    grid[r - 1, c] != 0
+                    and grid[r + 1, c] != 0
+                    and grid[r, c - 1] != 0
+                    and grid[r, c + 1] != 0
+                )
                 n += 1
     order = np.argsort(kind[:n], kind="mergesort")
     rank = np.empty(n, np.int64)
@@ -150,7 +157,11 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
             if kind[j] != kind[i]:
                 break
             b = pos[j]
-            if connect(grid, a // w, a % w, b // w, b % w, path) > 0:
+            if walled[i] or walled[j]:
+                joined = abs(a // w - b // w) + abs(a % w - b % w) == 1
+            else:
+                joined = connect(grid, a // w, a % w, b // w, b % w, path) > 0
+            if joined:
                 if count == found.shape[0]:
                     bigger = np.empty((count * 2, 4), np.int64)
                     bigger[:count] = found

@@ -20,7 +20,8 @@ at the root and after each move that fixes a pairing, trying tiles in the order 
 move earlier (the relaxation is monotone, so the order changes the speed, not the verdict).
 
 The hot parts (move generation with the safe rule and the ordering, the relaxation, gravity's
-falls) are numba kernels in `kernels.py`; the search itself stays in Python.
+falls) are numba kernels in `kernels.py`; the search itself is a Python loop over an explicit
+stack.
 
 Move ordering: pairs of the kinds with the fewest tiles left first (they settle a kind), with
 gravity the moves that make nothing fall, then pairs that open the most cells around them.
@@ -215,10 +216,12 @@ def solve(
     """Decide whether `board` can be cleared (with its gravity and ring rules).
 
     `max_nodes` / `timeout` (seconds) bound the search; hitting one gives `solvable=None`.
-    `safe=False, memo=False` is the plain depth-first search, kept as a baseline.
+    `safe` turns on the safe moves and the dead-end proof, `memo` the memo of dead positions;
+    either one turns on the move ordering. `safe=False, memo=False` is the plain depth-first
+    search (every pair in reading order), kept as the benchmark's baseline.
     """
     search = _Search(board, max_nodes, timeout, safe, memo)
-    line: list[tuple[int, int, int, int]] = []
+    line: list[Move] = []
     try:
         found = search.run(line)
     except SearchLimitError as error:

@@ -14,7 +14,7 @@ import random
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,15 @@ def error_response(
     status: int, code: str, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status, headers=headers)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A move accepted by the rules but not recorded yet: the board it leaves must be reshuffled first."""
+
+    row: GameRow
+    text: str
+    outcome: Outcome
 
 
 class Arcade:
@@ -285,9 +294,34 @@ class Arcade:
         data = await self.body(request)
         if "move" not in data:
             raise ApiError(422, "bad_move", 'the body must be {"move": ...}')
-        return JSONResponse(await self.db(self._move, request.path_params["game_id"], data["move"]))
+        game_id = request.path_params["game_id"]
+        answer = await self.db(self._move, game_id, data["move"])
+        if isinstance(answer, Pending):
+            dealt = await self.work(
+                tasks.link_reshuffle,
+                answer.outcome.board,
+                bool(answer.row.options.get("gravity")),
+                games.link_reshuffle_seed(answer.row),
+                timeout=self.limits.solve_seconds,
+            )
+            answer = await self.db(self._record_reshuffled, answer, dealt["board"])
+        return JSONResponse(answer)
 
-    def _move(self, game_id: str, move: Any) -> dict[str, Any]:
+    def _record_reshuffled(self, pending: Pending, board: str) -> dict[str, Any]:
+        """Record a move that left the board stuck, with the board reshuffled, if no other move came first."""
+        row = self.row(pending.row.id)
+        if row.board != pending.row.board or row.plies != pending.row.plies:
+            raise ApiError(
+                409, "conflict", "the game changed while it was being reshuffled; reload it"
+            )
+        options = dict(pending.outcome.options or row.options)
+        options["reshuffles"] = options.get("reshuffles", 0) + 1
+        new = self.store.record_move(
+            row, pending.text, board, pending.outcome.moves, options=options
+        )
+        return self.state(new, {"last": {**pending.outcome.extra, "reshuffled": True}})
+
+    def _move(self, game_id: str, move: Any) -> dict[str, Any] | Pending:
         row = self.row(game_id)
         if row.status != "playing":
             raise ApiError(409, "game_over", "this game is finished; start a new one")
@@ -298,6 +332,8 @@ class Arcade:
         }[row.game]
         outcome: Outcome = mover(row, move, self.store.last_move(row.id))
         text = games.encode_link_move(move) if row.game == "link" else move
+        if outcome.reshuffle:
+            return Pending(row, text, outcome)
         new = self.store.record_move(
             row,
             text,
@@ -474,6 +510,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if warm:
+            await run_in_threadpool(games.warm)
             for _ in range(workers.processes):
                 task = asyncio.create_task(arcade.work(tasks.warm, timeout=120.0))
                 arcade.background.add(task)

@@ -40,6 +40,13 @@ class Outcome:
     options: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Told to the client once with this answer (a path to draw, a reshuffle notice)."""
+    reshuffle: bool = False
+    """Lianliankan: the board is stuck after this move and must be reshuffled before it is recorded."""
+
+
+def link_reshuffle_seed(row: GameRow) -> int:
+    """A reshuffle's seed, from the game and its ply: a replay of the game reshuffles the same way."""
+    return (int(row.id[:12], 16) + row.plies) % 2**32
 
 
 def _int(params: dict[str, Any], key: str, low: int, high: int, default: int | None = None) -> int:
@@ -331,10 +338,9 @@ def link_move(row: GameRow, move: Any, last: str | None) -> Outcome:
     moves = row.moves + 1
     won = board.is_cleared()
     if not won and board.is_stuck():
-        seed = (int(row.id[:12], 16) + row.plies) % 2**32
-        board = board.reshuffle(seed=seed)
-        options["reshuffles"] = options.get("reshuffles", 0) + 1
-        extra["reshuffled"] = True
+        # A reshuffle can take a while (it keeps the board clearable): the caller runs it off the
+        # store's writer thread and records the move with the reshuffled board (Arcade._record_reshuffled).
+        return Outcome(str(board), moves, options=options, extra=extra, reshuffle=True)
     score = None
     if won:
         cells = options.get("cells") or 1
@@ -344,3 +350,31 @@ def link_move(row: GameRow, move: Any, last: str | None) -> Outcome:
 
 def encode_link_move(move: Any) -> str:
     return f"{move[0][0]},{move[0][1]}-{move[1][0]},{move[1][1]}"
+
+
+def warm() -> None:
+    """Exercise each engine's move path once (imports, compiled kernels loaded from numba's cache), so the
+    first real move after a start does not stall the store's writer thread for a fraction of a second."""
+    import contextlib
+
+    with contextlib.suppress(Exception):
+        from tilegames import slide
+
+        board = slide.Board.parse("1 2 3/4 5 6/7 0 8")
+        board.push("L")
+        board.is_solved()
+    with contextlib.suppress(Exception):
+        from tilegames import klotski
+
+        board = klotski.Board.parse("ABBC/ABBC/DEEF/DGHF/I..J")
+        board.push(next(iter(board.moves("moves"))))
+        board.is_solved()
+    with contextlib.suppress(Exception):
+        from tilegames import link
+
+        board = link.Board.parse("AB/BA/CC")
+        board.path((2, 0), (2, 1))
+        board.push(((2, 0), (2, 1)))
+        board.is_stuck()
+        board.hint()
+        board.is_cleared()

@@ -143,6 +143,13 @@ def link_new(
 
 
 @_guarded
+def link_reshuffle(text: str, gravity: bool, seed: int) -> dict[str, Any]:
+    from tilegames import link
+
+    return {"board": str(link.Board.parse(text, gravity=gravity).reshuffle(seed=seed))}
+
+
+@_guarded
 def link_solve(text: str, gravity: bool, timeout: float) -> dict[str, Any]:
     from tilegames import link
 

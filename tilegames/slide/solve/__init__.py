@@ -66,6 +66,7 @@ def hint(
     goal: Board | None = None,
     *,
     timeout: float | None = None,
+    partition: str | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> str | None:
     """The next move of an optimal solution (up to 4×4), else of the fast solution; None if solved.
@@ -78,7 +79,9 @@ def hint(
         return None
     if board.width * board.height <= 16:
         try:
-            return solve(board, target, timeout=timeout, cache_dir=cache_dir).moves[0]
+            return solve(
+                board, target, timeout=timeout, partition=partition, cache_dir=cache_dir
+            ).moves[0]
         except SearchLimitError:
             pass
-    return solve(board, target, fast=True, cache_dir=cache_dir).moves[0]
+    return solve(board, target, fast=True, partition=partition, cache_dir=cache_dir).moves[0]

@@ -141,6 +141,8 @@ class Limits:
     def error(self, status: int, nodes: int) -> SearchLimitError:
         if status == -1:
             return SearchLimitError(f"node limit reached: {nodes} nodes searched", nodes)
-        return SearchLimitError(
-            f"time limit reached: {self.timeout} s passed after {nodes} nodes", nodes
-        )
+        if status == -2:
+            return SearchLimitError(
+                f"time limit reached: {self.timeout} s passed after {nodes} nodes", nodes
+            )
+        return SearchLimitError(f"depth limit reached: no solution found in {nodes} nodes", nodes)
