@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -39,7 +40,16 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        command = [sys.executable, "-m", "tilegames", "serve", "--port", str(self.port), "--db", str(self.db)]
+        command = [
+            sys.executable,
+            "-m",
+            "tilegames",
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            str(self.db),
+        ]
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
         )
@@ -60,10 +70,8 @@ class Server:
         assert self.process is not None
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(10)
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
 
     def api(self, path: str) -> dict:
         with urllib.request.urlopen(f"{self.url}{path}", timeout=10) as answer:
@@ -147,7 +155,8 @@ class Play:
         self.page.goto(f"{self.server.url}/#/")
         self.page.wait_for_selector("[data-best] table, [data-best] p:not(:empty)")
         return [
-            row.get_attribute("data-best-row") for row in self.page.query_selector_all("[data-best-row]")
+            row.get_attribute("data-best-row")
+            for row in self.page.query_selector_all("[data-best-row]")
         ]
 
 

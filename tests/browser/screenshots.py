@@ -19,7 +19,6 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 from tilegames import klotski, link, slide
-from tilegames.web.tasks import _klotski
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DELTA = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
@@ -39,7 +38,8 @@ def api(url: str, path: str) -> dict:
 def open_game(page, url: str, game: str, settings: dict) -> dict:
     page.goto(url + "/")
     page.evaluate(
-        "([k, v]) => localStorage.setItem(k, v)", [f"tilegames.{game}.settings", json.dumps(settings)]
+        "([k, v]) => localStorage.setItem(k, v)",
+        [f"tilegames.{game}.settings", json.dumps(settings)],
     )
     page.goto(f"{url}/#/{game}")
     page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
@@ -59,7 +59,16 @@ def main() -> None:
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
-            [sys.executable, "-m", "tilegames", "serve", "--port", str(port), "--db", f"{tmp}/s.db"],
+            [
+                sys.executable,
+                "-m",
+                "tilegames",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                f"{tmp}/s.db",
+            ],
             stdout=subprocess.DEVNULL,
         )
         try:
@@ -98,7 +107,7 @@ def shoot(page, url: str, out: Path) -> None:
 
     # Klotski: 横刀立马 after a few optimal moves, one piece selected.
     state = open_game(page, url, "klotski", {"layout": "横刀立马"})
-    moves = _klotski()[1](klotski.Board.parse(state["board"])).moves
+    moves = klotski.solve(klotski.Board.parse(state["board"])).moves
     plies = 0
     for move in moves[:6]:
         piece, steps = move.split(":")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tilegames import klotski
-from tilegames.web.tasks import _klotski
 
 pytestmark = pytest.mark.browser
 ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
@@ -13,7 +12,7 @@ SHORT = ".BB./.BB./AACD/E..F"  # five moves from the win
 
 
 def solve(text: str):
-    return _klotski()[1](klotski.Board.parse(text))
+    return klotski.solve(klotski.Board.parse(text))
 
 
 def play_move(play, page, move: str) -> None:

@@ -35,14 +35,21 @@ def test_link_game_to_best_result(play, page):
         (int(e.get_attribute("data-r")), int(e.get_attribute("data-c")))
         for e in page.query_selector_all(".lt.hint")
     }
-    assert len(lit) == 2 and tuple(lit) in {(x, y) for x, y in board.pairs()} | {(y, x) for x, y in board.pairs()}
+    assert len(lit) == 2 and tuple(lit) in {(x, y) for x, y in board.pairs()} | {
+        (y, x) for x, y in board.pairs()
+    }
 
     # Remove a pair: its path is drawn, the tiles go; undo brings them back.
     pair = board.hint()
     click_pair(page, pair)
     play.wait_plies(1)
     assert page.locator("[data-path]").count() >= 1
-    assert page.get_attribute(f".lt[data-r='{pair[0][0]}'][data-c='{pair[0][1]}']", "class").count("empty") == 1
+    assert (
+        page.get_attribute(f".lt[data-r='{pair[0][0]}'][data-c='{pair[0][1]}']", "class").count(
+            "empty"
+        )
+        == 1
+    )
     play.press("undo")
     play.wait_plies(0)
     assert play.state()["board"] == state["board"]

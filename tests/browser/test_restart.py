@@ -24,14 +24,20 @@ def test_game_survives_kill_9_and_restart(page, tmp_path, request):
         board = slide.Board.parse(server.api(f"/api/games/{game_id}")["board"])
         for step in range(2):
             letter = next(iter(board.moves()))
-            page.keyboard.press({"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}[letter])
+            page.keyboard.press(
+                {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}[letter]
+            )
             board.push(letter)
-            page.wait_for_function(f"document.querySelector('[data-board]').dataset.plies === '{step + 1}'")
+            page.wait_for_function(
+                f"document.querySelector('[data-board]').dataset.plies === '{step + 1}'"
+            )
         # The page saw the answer, so the move is on disk: kill -9 and start again.
         server.kill()
         server.start()
         page.reload()
-        page.wait_for_function(f"document.querySelector('[data-board]')?.dataset.gameId === '{game_id}'")
+        page.wait_for_function(
+            f"document.querySelector('[data-board]')?.dataset.gameId === '{game_id}'"
+        )
         page.wait_for_function("document.querySelector('[data-board]').dataset.plies === '2'")
         again = server.api(f"/api/games/{game_id}")
         assert again["board"] == str(board) and again["moves"] == 2 and again["status"] == "playing"

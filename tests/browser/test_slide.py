@@ -7,7 +7,12 @@ import pytest
 from tilegames import slide
 
 pytestmark = pytest.mark.browser
-DELTA = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}  # the moving tile, seen from the blank
+DELTA = {
+    "U": (1, 0),
+    "D": (-1, 0),
+    "L": (0, 1),
+    "R": (0, -1),
+}  # the moving tile, seen from the blank
 
 
 def tile_for(board: slide.Board, letter: str) -> int:

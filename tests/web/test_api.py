@@ -319,3 +319,10 @@ def test_link_gravity_game_follows_the_engine(client):
     )
     board.push(pair)
     assert after.json()["board"] == str(board)
+
+
+def test_unknown_routes_and_methods_answer_json(client):
+    missing = client.get("/api/nothing-here")
+    assert missing.status_code == 404 and error_code(missing) == "http_error"
+    wrong = client.put("/api/games")
+    assert wrong.status_code == 405 and error_code(wrong) == "http_error"

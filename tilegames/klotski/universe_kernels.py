@@ -2,6 +2,9 @@
 
 Codes as in :mod:`tilegames.klotski.kernels`; the universe is a sorted uint64 array of codes and a position's
 index in it is its *rank* (found by binary search inside a bucket of codes sharing their top bits).
+
+These kernels call :func:`tilegames.klotski.kernels.expand`; numba's on-disk cache does not notice a change in
+another module, so after changing ``expand`` delete the ``*.nbi``/``*.nbc`` files in ``__pycache__``.
 """
 
 from __future__ import annotations

@@ -526,6 +526,9 @@ def create_app(
     async def docs(request: Request) -> Response:
         return FileResponse(STATIC / "docs.html")
 
+    async def favicon(request: Request) -> Response:
+        return FileResponse(STATIC / "icon.svg", media_type="image/svg+xml")
+
     async def openapi(request: Request) -> Response:
         return JSONResponse(OPENAPI)
 
@@ -533,6 +536,7 @@ def create_app(
         Route("/", index),
         Route("/docs", docs),
         Route("/openapi.json", openapi),
+        Route("/favicon.ico", favicon),
         Route("/api/health", arcade.health),
         Route("/api/catalog", arcade.catalog),
         Route("/api/best", arcade.best),

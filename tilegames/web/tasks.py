@@ -90,21 +90,12 @@ def slide_solve(text: str, timeout: float) -> dict[str, Any]:
 KLOTSKI_MAX_STATES = 3_000_000
 
 
-def _klotski() -> tuple[Any, Callable[..., Any]]:
-    """The Klotski package and its ``solve`` (the package exports it; the module path is the fallback)."""
-    from tilegames import klotski
-
-    solve = getattr(klotski, "solve", None)
-    if not callable(solve):
-        from tilegames.klotski.solve import solve
-    return klotski, solve
-
-
 @_guarded
 def klotski_new(text: str, metric: str) -> dict[str, Any]:
-    klotski, solve = _klotski()
+    from tilegames import klotski
+
     board = klotski.layout(text)
-    solution = solve(board, metric=metric, max_states=KLOTSKI_MAX_STATES)
+    solution = klotski.solve(board, metric=metric, max_states=KLOTSKI_MAX_STATES)
     if solution is None:
         return {
             "error": "this layout cannot be solved: the 2×2 piece never reaches the exit",
@@ -115,15 +106,21 @@ def klotski_new(text: str, metric: str) -> dict[str, Any]:
 
 @_guarded
 def klotski_hint(text: str, metric: str) -> dict[str, Any]:
-    klotski, solve = _klotski()
-    solution = solve(klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES)
+    from tilegames import klotski
+
+    solution = klotski.solve(
+        klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES
+    )
     return {"move": solution.moves[0] if solution and solution.moves else None}
 
 
 @_guarded
 def klotski_solve(text: str, metric: str) -> dict[str, Any]:
-    klotski, solve = _klotski()
-    solution = solve(klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES)
+    from tilegames import klotski
+
+    solution = klotski.solve(
+        klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES
+    )
     if solution is None:
         return {"error": "no solution from this position", "kind": "Unsolvable"}
     return {"moves": list(solution.moves), "length": solution.length, "optimal": True}

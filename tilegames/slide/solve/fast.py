@@ -21,7 +21,7 @@ from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, uses_pdb
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board.
 WEIGHTS = ((2, 1), (5, 3), (3, 2), (4, 3), (5, 4), (1, 1))
-FAST_BUDGET = 30_000_000
+FAST_BUDGET = 15_000_000
 
 
 class _Stuck(Exception):

@@ -55,7 +55,10 @@ export function settings(catalog, screen) {
 }
 
 export function extra(state) {
-  return state.optimal !== null ? `optimum ${state.optimal}` : "";
+  const parts = [];
+  if (state.optimal !== null && state.optimal !== undefined) parts.push(`optimum ${state.optimal}`);
+  if (state.best) parts.push(`best ${state.best.fewest_moves}`);
+  return parts.join(" · ");
 }
 
 function pieces(text) {

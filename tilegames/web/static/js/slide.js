@@ -52,7 +52,10 @@ export function settings(catalog) {
 }
 
 export function extra(state) {
-  return state.optimal !== null && state.optimal !== undefined ? `optimal ${state.optimal}` : "";
+  const parts = [];
+  if (state.optimal !== null && state.optimal !== undefined) parts.push(`optimal ${state.optimal}`);
+  if (state.best) parts.push(`best ${state.best.fewest_moves}`);
+  return parts.join(" · ");
 }
 
 function ensureSvg(screen, w, h) {
