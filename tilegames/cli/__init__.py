@@ -5,6 +5,7 @@ Exit status: 0 done, 1 no such thing exists (unsolvable, no move left), 2 bad in
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -34,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail(str(error), 2)
     except KeyboardInterrupt:
         return fail("interrupted", 130)
+    except BrokenPipeError:
+        # The reader (`| head`) went away: stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
