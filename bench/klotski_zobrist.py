@@ -20,7 +20,7 @@ SEEDS = range(10)
 
 def hashed_bfs(types: tuple[int, ...], keys: tuple[int, ...]) -> int | None:
     """The tutorial's search: BFS whose visited set holds min(hash, mirror hash), not the positions."""
-    seen = {min(zobrist.zobrist_hash_with(types, 4, keys))}
+    seen = {min(zobrist.hashes(types, 4, keys))}
     frontier, depth = [types], 0
     while frontier:
         if any(is_solved_grid(g, 4, 5) for g in frontier):
@@ -28,7 +28,7 @@ def hashed_bfs(types: tuple[int, ...], keys: tuple[int, ...]) -> int | None:
         following = []
         for grid in frontier:
             for nxt in grid_neighbours(grid, 4, 5, "moves"):
-                value = min(zobrist.zobrist_hash_with(nxt, 4, keys))
+                value = min(zobrist.hashes(nxt, 4, keys))
                 if value not in seen:
                     seen.add(value)
                     following.append(nxt)

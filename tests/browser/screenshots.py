@@ -37,9 +37,9 @@ def api(url: str, path: str) -> dict:
 
 def open_game(page, url: str, game: str, settings: dict) -> dict:
     page.goto(url + "/")
-    page.evaluate(
-        "([k, v]) => localStorage.setItem(k, v)",
-        [f"tilegames.{game}.settings", json.dumps(settings)],
+    page.evaluate(  # a fresh deal with these settings, not the game saved from before
+        "([k, v, g]) => { localStorage.setItem(k, v); localStorage.removeItem(g); }",
+        [f"tilegames.{game}.settings", json.dumps(settings), f"tilegames.{game}"],
     )
     page.goto(f"{url}/#/{game}")
     page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
@@ -125,11 +125,29 @@ def shoot(page, url: str, out: Path) -> None:
     state = open_game(page, url, "link", {"width": 14, "height": 6, "kinds": 21, "gravity": False})
     pairs = link.solve(link.Board.parse(state["board"])).pairs
     for index, pair in enumerate(pairs[:9]):
+        if index == 8:
+            page.wait_for_timeout(900)  # let the earlier paths fade: show one
         for r, c in pair:
             page.click(f".lt[data-r='{r}'][data-c='{c}']")
         wait_plies(page, index + 1)
     page.wait_for_timeout(150)
     page.screenshot(path=str(out / "link.png"))
+
+    # Finish two small games, so the home screen has best results to show.
+    for settings in (
+        {"width": 3, "height": 3, "distance": 5},
+        {"width": 3, "height": 3, "distance": 10},
+    ):
+        state = open_game(page, url, "slide", settings)
+        board = slide.Board.parse(state["board"])
+        for index, letter in enumerate(slide.solve(board).moves):
+            r, c = divmod(board.tiles.index(0), board.width)
+            dr, dc = DELTA[letter]
+            page.click(f"[data-tile='{board.tiles[(r + dr) * board.width + c + dc]}']")
+            board.push(letter)
+            wait_plies(page, index + 1)
+        page.wait_for_selector(".overlay")
+        page.click(".overlay button:has-text('Close')")
 
     # Home screen, and the Klotski screen on a phone.
     page.goto(url + "/#/")

@@ -35,12 +35,15 @@ def test_klotski_custom_layout_to_best_result(play, page):
     # The editor refuses an invalid layout with the engine's reason.
     page.select_option("select[name=layout]", "custom")
     page.fill("textarea[name=custom]", "AABB\nAABB\n....\n....")
+    page.wait_for_selector("[data-verdict].bad")  # the live check, before any submit
+    assert "2×2" in page.inner_text("[data-verdict]")
     play.press("new")
     page.wait_for_selector(".message.error")
     assert "2×2" in page.inner_text(".message.error")
     assert play.game_id() == first
 
     page.fill("textarea[name=custom]", SHORT.replace("/", "\n"))
+    page.wait_for_selector("[data-verdict].ok")
     play.press("new")
     game = play.game_id(other_than=first)
     state = play.state()

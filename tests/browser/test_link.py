@@ -71,3 +71,34 @@ def test_link_game_to_best_result(play, page):
     assert "Score" in page.inner_text(".overlay")
     page.click(".overlay button:has-text('Close')")
     assert "link 6x4 k6" in play.best_rows()
+
+
+def test_link_on_a_phone_is_drawn_turned_and_playable(browser, server):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/")
+        page.evaluate(
+            "localStorage.setItem('tilegames.link.settings',"
+            " JSON.stringify({width: 14, height: 6, kinds: 21, gravity: false}))"
+        )
+        page.goto(f"{server.url}/#/link")
+        page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+        assert "turned" in page.get_attribute(".link-svg", "class")
+        game_id = page.get_attribute("[data-board]", "data-game-id")
+        board = link.Board.parse(server.api(f"/api/games/{game_id}")["board"])
+        pair = board.hint()
+        for r, c in pair:
+            page.tap(f".lt[data-r='{r}'][data-c='{c}']")
+        page.wait_for_function("document.querySelector('[data-board]').dataset.plies === '1'")
+        board.push(pair)
+        assert server.api(f"/api/games/{game_id}")["board"] == str(board)
+        # Drawn turned: the tile of row 0, column 13 sits in the last drawn row.
+        first = page.locator(".lt[data-r='0'][data-c='0']").bounding_box()
+        last = page.locator(".lt[data-r='0'][data-c='13']").bounding_box()
+        assert last["y"] > first["y"] + 10 * first["height"]
+        assert abs(last["x"] - first["x"]) < first["width"] / 4
+    finally:
+        context.close()

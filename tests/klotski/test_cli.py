@@ -98,3 +98,34 @@ def test_universe_small_board_cached(capsys, tmp_path):
     assert status == 0 and "5766 in 138 groups" in out
     status, _, err = run(capsys, "universe", "--size", "5x5", "--cache", str(tmp_path))
     assert status == 2 and "21 cells" in err
+
+
+def test_a_search_limit_is_reported_not_a_hang(capsys):
+    status, out, err = run(capsys, "solve", "横刀立马", "--max-states", "100", "--json")
+    payload = json.loads(out)
+    assert status == 1 and payload["solvable"] is None and "limit of 100" in payload["limit"]
+    assert err == ""
+    status, out, _ = run(capsys, "hint", "横刀立马", "--max-states", "100")
+    assert status == 1 and out.startswith("undecided")
+    status, out, _ = run(capsys, "analyse", "横刀立马", "--max-states", "100", "--json")
+    assert status == 1 and json.loads(out)["solvable"] is None
+    status, _, err = run(capsys, "solve", "横刀立马", "--max-states", "0")
+    assert status == 2 and "max_states must be at least 1" in err and err.count("\n") == 1
+
+
+def test_big_boards_search_in_python_under_a_default_limit(capsys):
+    # 36 cells: too big for the kernel; a huge reachable set stops at the Python default instead of hanging.
+    status, out, _ = run(
+        capsys,
+        "solve",
+        "AAb.cd/AAe.fg/.hi.jk/.lm.no/....../......",
+        "--max-states",
+        "2000",
+        "--json",
+    )
+    assert status == 1 and "limit of 2000" in json.loads(out)["limit"]
+
+
+def test_text_output_of_a_solved_layout(capsys):
+    status, out, _ = run(capsys, "solve", "ABCD/EFGH/IJKL/.MM./.MM.")
+    assert status == 0 and out == "0 moves: already solved\n"

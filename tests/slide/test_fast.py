@@ -95,3 +95,18 @@ def test_property_fast_solutions_replay_to_any_goal(w, h, seed, blank_first):
     board = scramble(goal, rng.randrange(0, 300), seed=rng)
     solution = check(board, goal, max_nodes=BUDGET, partition=_cheap(w, h))
     assert (solution.length - board.manhattan(goal)) % 2 == 0
+
+
+@pytest.mark.parametrize(
+    ("board", "goal"),
+    [
+        # two-wide boards where the last pair of a line once walled the blank out of its window
+        ("2 10 9 7 3 0/4 1 6 5 8 11", "5 10 4 0 11 2/7 6 9 3 1 8"),
+        (
+            "8 17/5 9/16 13/0 10/12 11/3 7/14 6/2 1/4 15",
+            "16 13/10 0/11 4/5 1/6 8/17 9/12 2/7 3/14 15",
+        ),
+    ],
+)
+def test_fast_regressions(board, goal):
+    check(Board.parse(board), Board.parse(goal), max_nodes=1)

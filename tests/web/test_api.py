@@ -48,7 +48,7 @@ def test_page_docs_and_openapi(client):
         for method in item
         if method != "parameters"
     }
-    assert ("/api/games/{game_id}/moves", "POST") in routes and len(routes) == 10
+    assert ("/api/games/{game_id}/moves", "POST") in routes and len(routes) == 11
     assert client.get("/api/health").json()["ok"] is True
 
 
@@ -326,3 +326,14 @@ def test_unknown_routes_and_methods_answer_json(client):
     assert missing.status_code == 404 and error_code(missing) == "http_error"
     wrong = client.put("/api/games")
     assert wrong.status_code == 405 and error_code(wrong) == "http_error"
+
+
+def test_klotski_check_gives_the_engine_verdict_without_playing(client, store):
+    named = client.post("/api/klotski/check", json={"layout": "heng-dao-li-ma"}).json()
+    assert named == {"ok": True, "layout": "ABBC/ABBC/DEEF/DGHF/I..J", "variant": "横刀立马"}
+    custom = client.post("/api/klotski/check", json={"layout": "ABBC/ABBC/D..E/FGHI"}).json()
+    assert custom["ok"] and custom["variant"] == "custom ABBC/ABBC/D..E/FGHI"
+    bad = client.post("/api/klotski/check", json={"layout": "ABBC/ABBC/DEEF/GHI"})
+    assert bad.status_code == 422 and error_code(bad) == "invalid_layout"
+    assert "row" in bad.json()["error"]["message"]
+    assert client.post("/api/klotski/check", json={}).status_code == 422

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from tilegames.cli.common import DONE, NOT_FOUND, CommandError, Parser, add_json, emit
-from tilegames.klotski import NAMED_LAYOUTS, layout, solve
+from tilegames.klotski import NAMED_LAYOUTS, SearchLimitError, layout, solve
 from tilegames.klotski.board import METRICS
 
 
@@ -62,12 +62,28 @@ def _layout_and_metric(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--metric", choices=METRICS, default="moves", help="count moves (default) or unit steps"
     )
+    parser.add_argument(
+        "--max-states",
+        type=int,
+        default=None,
+        metavar="N",
+        help="stop after N positions (default 50,000,000; 500,000 on boards over 21 cells)",
+    )
     add_json(parser)
+
+
+def _undecided(error: SearchLimitError, args: argparse.Namespace) -> int:
+    """Report a search that hit its limit: ``{"solvable": null, "limit": ...}``, exit 1."""
+    emit({"solvable": None, "limit": str(error)}, args.json, f"undecided: {error}")
+    return NOT_FOUND
 
 
 def run_solve(args: argparse.Namespace) -> int:
     board = layout(args.layout)
-    solution = solve(board, args.metric)
+    try:
+        solution = solve(board, args.metric, max_states=args.max_states)
+    except SearchLimitError as error:
+        return _undecided(error, args)
     if solution is None:
         emit(
             {"solvable": False},
@@ -76,7 +92,8 @@ def run_solve(args: argparse.Namespace) -> int:
         )
         return NOT_FOUND
     payload = {"length": solution.length, "metric": solution.metric, "moves": solution.moves}
-    emit(payload, args.json, f"{solution.length} {solution.metric}: {' '.join(solution.moves)}")
+    moves = " ".join(solution.moves) or "already solved"
+    emit(payload, args.json, f"{solution.length} {solution.metric}: {moves}")
     return DONE
 
 
@@ -85,7 +102,10 @@ def run_hint(args: argparse.Namespace) -> int:
     if board.is_solved():
         emit({"move": None, "solved": True}, args.json, "already solved")
         return NOT_FOUND
-    solution = solve(board, args.metric)
+    try:
+        solution = solve(board, args.metric, max_states=args.max_states)
+    except SearchLimitError as error:
+        return _undecided(error, args)
     if solution is None:
         emit({"move": None, "solvable": False}, args.json, "no solution: no move leads to the exit")
         return NOT_FOUND
@@ -103,7 +123,10 @@ def run_list(args: argparse.Namespace) -> int:
 def run_analyse(args: argparse.Namespace) -> int:
     from tilegames.klotski.space import analyse
 
-    result = analyse(layout(args.layout), args.metric)
+    try:
+        result = analyse(layout(args.layout), args.metric, max_states=args.max_states)
+    except SearchLimitError as error:
+        return _undecided(error, args)
     summary = result.summary()
     if args.graph:
         args.graph.write_text(json.dumps(result.node_link(), ensure_ascii=False), encoding="utf-8")

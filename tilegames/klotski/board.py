@@ -84,9 +84,7 @@ class Board:
         self._cells = list(cells)
         self._pieces: dict[str, list[int]] = _read_pieces(width, height, self._cells)
         self._stack: list[tuple[str, int, int, str]] = []
-        types = self.types()
-        self._hash = zobrist.zobrist_hash(types, width)
-        self._mirror_hash = zobrist.mirror_hash(types, width)
+        self._hash, self._mirror_hash = zobrist.hashes(self.types(), width)
 
     # --- notation -------------------------------------------------------------------------------------------
     @classmethod
@@ -162,19 +160,11 @@ class Board:
         Two boards have the same key exactly when they are equal (same shapes on the same cells); the
         occupant-type grid determines the pieces because runs of 1×2 (2×1) cells pair up from the left (top).
         """
-        code = 0
-        for kind in self.types():
-            code = code << 3 | kind
-        return code
+        return grid_key(self.types())
 
     def mirror_key(self) -> int:
         """The key of the left–right mirror image."""
-        types, w = self.types(), self._width
-        code = 0
-        for r in range(self._height):
-            for c in range(w - 1, -1, -1):
-                code = code << 3 | types[r * w + c]
-        return code
+        return grid_key(mirror_grid(self.types(), self._width))
 
     def canonical_key(self) -> int:
         """``min(key, mirror key)``: one code for a position and its mirror image."""
@@ -323,6 +313,21 @@ class Board:
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess's Board; use key() or zobrist_hash()
+
+
+def grid_key(types: tuple[int, ...]) -> int:
+    """The exact code of a grid of occupant types: 3 bits per cell, first cell most significant."""
+    code = 0
+    for kind in types:
+        code = code << 3 | kind
+    return code
+
+
+def mirror_grid(types: tuple[int, ...], width: int) -> tuple[int, ...]:
+    """The occupant types of the left–right mirror image."""
+    return tuple(
+        types[r + width - 1 - c] for r in range(0, len(types), width) for c in range(width)
+    )
 
 
 def _read_pieces(width: int, height: int, cells: list[str]) -> dict[str, list[int]]:

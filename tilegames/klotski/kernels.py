@@ -112,30 +112,30 @@ def expand(code, w, h, steps, fold, tabs, out_key, out_hash, out_move, work):
 
 
 @njit(cache=True)
-def _insert(keys, values, mask, key, hashed, value):
-    """Insert into an open-addressing table; return the existing value, or -1 if `key` was new."""
+def _slot(keys, mask, key, hashed):
+    """The slot of `key` in an open-addressing table (linear probing), or the empty slot where it would go."""
     slot = hashed & mask
-    while True:
-        found = keys[slot]
-        if found == key:
-            return values[slot]
-        if found == 0:
-            keys[slot] = key
-            values[slot] = value
-            return -1
+    while keys[slot] != key and keys[slot] != 0:
         slot = (slot + np.uint64(1)) & mask
+    return slot
+
+
+@njit(cache=True)
+def _insert(keys, values, mask, key, hashed, value):
+    """Insert into the table; return the existing value, or -1 if `key` was new."""
+    slot = _slot(keys, mask, key, hashed)
+    if keys[slot] == key:
+        return values[slot]
+    keys[slot] = key
+    values[slot] = value
+    return -1
 
 
 @njit(cache=True)
 def _lookup(keys, values, mask, key, hashed):
-    slot = hashed & mask
-    while True:
-        found = keys[slot]
-        if found == key:
-            return values[slot]
-        if found == 0:
-            return -1
-        slot = (slot + np.uint64(1)) & mask
+    """The value stored for `key`, or -1 if it is not in the table."""
+    slot = _slot(keys, mask, key, hashed)
+    return values[slot] if keys[slot] == key else -1
 
 
 @njit(cache=True)

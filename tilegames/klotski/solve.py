@@ -15,17 +15,34 @@ from functools import lru_cache
 import numpy as np
 
 from tilegames.klotski import kernels, zobrist
-from tilegames.klotski.board import DIRECTIONS, SHAPES, Board, check_metric, exit_columns
+from tilegames.klotski.board import (
+    DIRECTIONS,
+    SHAPES,
+    Board,
+    check_metric,
+    exit_columns,
+    grid_key,
+    mirror_grid,
+)
 
 MAX_KERNEL_CELLS = 21
 """Boards with more cells than this do not fit a 64-bit code and are searched in plain Python."""
 DEFAULT_MAX_STATES = 50_000_000
+"""Default limit of the compiled search (a few seconds)."""
+DEFAULT_MAX_STATES_PYTHON = 500_000
+"""Default limit of the plain Python search that boards over 21 cells fall back to (about 15 s)."""
 STEP_NAMES = "UDLR"  # the kernels' direction order
 FLIP = str.maketrans("LR", "RL")
 
 
 class SearchLimitError(ValueError):
     """The search visited `max_states` positions without finishing."""
+
+
+def check_limit(max_states: int | None) -> None:
+    """Refuse a state limit below 1 (None means the default)."""
+    if max_states is not None and max_states < 1:
+        raise ValueError(f"max_states must be at least 1, not {max_states}")
 
 
 @dataclass(frozen=True)
@@ -113,13 +130,16 @@ def tables(width: int, height: int) -> Tables:
 def solve(board: Board, metric: str = "moves", *, max_states: int | None = None) -> Solution | None:
     """An optimal solution of `board` in `metric`, or None when no position reachable from it is solved.
 
-    Raises SearchLimitError when more than `max_states` positions would be visited.
+    Raises SearchLimitError when more than `max_states` positions would be visited (default
+    :data:`DEFAULT_MAX_STATES`, or :data:`DEFAULT_MAX_STATES_PYTHON` on boards too big for the kernel).
     """
     check_metric(metric)
-    limit = DEFAULT_MAX_STATES if max_states is None else max_states
+    check_limit(max_states)
     if board.width * board.height > MAX_KERNEL_CELLS:
+        limit = DEFAULT_MAX_STATES_PYTHON if max_states is None else max_states
         path = reference_search(board, metric, max_states=limit)
         return None if path is None else _replay_keys(board, path, metric)
+    limit = DEFAULT_MAX_STATES if max_states is None else max_states
     t = tables(board.width, board.height)
     raw, mirrored = board.key(), board.mirror_key()
     start = min(raw, mirrored)
@@ -164,13 +184,12 @@ def solve(board: Board, metric: str = "moves", *, max_states: int | None = None)
         heads[target] = letter
         result.append(f"{letter}:{steps}")
         flipped ^= bool(packed >> 12 & 1)
-    total = len(result) if metric == "moves" else sum(len(move) - 2 for move in result)
-    return Solution(result, total, metric, len(keys))
+    return _solution(result, metric, len(keys))
 
 
-def hint(board: Board, metric: str = "moves") -> str | None:
+def hint(board: Board, metric: str = "moves", *, max_states: int | None = None) -> str | None:
     """The first move of an optimal solution; None when the board is solved or cannot be solved."""
-    solution = solve(board, metric)
+    solution = solve(board, metric, max_states=max_states)
     return solution.moves[0] if solution and solution.moves else None
 
 
@@ -231,21 +250,6 @@ def grid_neighbours(
     return result
 
 
-def mirror_grid(types: tuple[int, ...], width: int) -> tuple[int, ...]:
-    """The occupant types of the left–right mirror image."""
-    return tuple(
-        types[r + width - 1 - c] for r in range(0, len(types), width) for c in range(width)
-    )
-
-
-def grid_key(types: tuple[int, ...]) -> int:
-    """The exact code of a grid (as :meth:`Board.key`)."""
-    code = 0
-    for kind in types:
-        code = code << 3 | kind
-    return code
-
-
 def is_solved_grid(types: tuple[int, ...], width: int, height: int) -> bool:
     """Whether the 2×2 piece stands at the exit."""
     cell = types.index(4)
@@ -300,5 +304,10 @@ def _replay_keys(board: Board, path: list[int], metric: str) -> Solution:
             work.pop()
         else:  # pragma: no cover - the path comes from the same move rules
             raise AssertionError(f"no move from {work} reaches key {key}")
-    total = len(result) if metric == "moves" else sum(len(move) - 2 for move in result)
-    return Solution(result, total, metric, 0)
+    return _solution(result, metric, 0)
+
+
+def _solution(moves: list[str], metric: str, positions: int) -> Solution:
+    """A Solution with its length counted in `metric` (a move's steps follow its ``X:``)."""
+    length = len(moves) if metric == "moves" else sum(len(move) - 2 for move in moves)
+    return Solution(moves, length, metric, positions)

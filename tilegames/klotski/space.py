@@ -14,7 +14,13 @@ import numpy as np
 
 from tilegames.klotski import kernels
 from tilegames.klotski.board import SHAPES, Board, check_metric
-from tilegames.klotski.solve import DEFAULT_MAX_STATES, MAX_KERNEL_CELLS, SearchLimitError, tables
+from tilegames.klotski.solve import (
+    DEFAULT_MAX_STATES,
+    MAX_KERNEL_CELLS,
+    SearchLimitError,
+    check_limit,
+    tables,
+)
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -117,6 +123,7 @@ def reachable(
 ) -> np.ndarray:
     """Exact codes of every position reachable from `board` (mirror-folded keys with `fold`), in BFS order."""
     check_metric(metric)
+    check_limit(max_states)
     if board.width * board.height > MAX_KERNEL_CELLS:
         raise ValueError(f"analysis takes boards of at most {MAX_KERNEL_CELLS} cells")
     t = tables(board.width, board.height)

@@ -140,26 +140,12 @@ def key(row: int, column: int, occupant: int) -> int:
     return KEYS[(row * MAX_SIDE + column) * TYPES + occupant - 1]
 
 
-def zobrist_hash(types: Sequence[int], width: int) -> int:
-    """The hash of a row-major grid of occupant types (0 = empty)."""
-    value = 0
-    for cell, occupant in enumerate(types):
-        if occupant:
-            value ^= key(cell // width, cell % width, occupant)
-    return value
+def hashes(types: Sequence[int], width: int, keys: Sequence[int] = KEYS) -> tuple[int, int]:
+    """(hash, mirror hash) of a row-major grid of occupant types (0 = empty).
 
-
-def mirror_hash(types: Sequence[int], width: int) -> int:
-    """The hash of the grid's left–right mirror image, computed without building it."""
-    value = 0
-    for cell, occupant in enumerate(types):
-        if occupant:
-            value ^= key(cell // width, width - 1 - cell % width, occupant)
-    return value
-
-
-def zobrist_hash_with(types: Sequence[int], width: int, keys: Sequence[int]) -> tuple[int, int]:
-    """(hash, mirror hash) of a grid of occupant types under another key table (for measuring small keys)."""
+    The mirror hash reflects every column, so it equals the hash of the grid's left–right mirror image without
+    building it. `keys` is another table of the same layout, for measuring small keys (:func:`small_keys`).
+    """
     value = mirrored = 0
     for cell, occupant in enumerate(types):
         if occupant:
@@ -192,7 +178,7 @@ def count_collisions(
     seen: set[int] = set()
     positions = collisions = 0
     for types in grids:
-        value, mirrored = zobrist_hash_with(types, width, keys)
+        value, mirrored = hashes(types, width, keys)
         if fold_mirror:
             value = min(value, mirrored)
         positions += 1

@@ -108,8 +108,6 @@ def slide_move(row: GameRow, move: Any, last: str | None) -> Outcome:
             "a sliding move is a string of U, D, L, R (the direction the tile travels)", "bad_move"
         )
     board = slide.Board.parse(row.board)
-    if len(move) > max(board.width, board.height):
-        raise IllegalMove(f"{move}: more tiles than a row or column holds")
     for index, letter in enumerate(move):
         try:
             board.push(letter)

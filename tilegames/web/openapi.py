@@ -61,6 +61,37 @@ OPENAPI: dict[str, Any] = {
                 "responses": {"201": _json(_ref("Game"), "the new game"), **ERRORS, **HEAVY},
             }
         },
+        "/api/klotski/check": {
+            "post": {
+                "summary": "Check a Klotski layout (the editor's live check): the engine's reason if invalid",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["layout"],
+                                "properties": {"layout": {"type": "string"}},
+                            }
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "ok": {"type": "boolean"},
+                                "layout": {"type": "string"},
+                                "variant": {"type": "string"},
+                            },
+                        },
+                        "valid: the layout in notation, and its name when it is a named one",
+                    ),
+                    **ERRORS,
+                },
+            }
+        },
         "/api/games/{game_id}": {
             "parameters": GAME_ID,
             "get": {

@@ -230,18 +230,19 @@ class _Reducer:
             self.c1 -= 1
 
     def finish_pair(self, line: list[int], along: int, inward: int) -> None:
-        """Place the last two tiles of a line by exact BFS inside a corner window of ≤ 8 cells.
+        """Place the last two tiles of a line by exact BFS inside a small corner window.
 
-        The two tiles and the blank are first gathered into the window (the first tile to an inner
-        cell, then the second with the first held); if a rare layout traps the blank, the other
-        order and other target cells are tried from a snapshot.
+        The window is 3×3 less the placed corner (2×4 on a board two cells across). The two tiles and
+        the blank are first gathered into it (one tile to an inner cell, then the other with the
+        first held); if a layout traps the blank, other orders and cells are tried from a snapshot.
         """
         m = len(line)
         first = max(0, m - 3)
+        depth = 4 if m == 2 else 3
         window = [
             line[i] + d * inward
             for i in range(first, m)
-            for d in range(3)
+            for d in range(depth)
             if not (d == 0 and i < m - 2)
         ]
         a, b = line[m - 2], line[m - 1]
@@ -249,29 +250,37 @@ class _Reducer:
         inner += [c for c in window if c not in inner and c not in (a, b)]
         for one, two in ((a, b), (b, a)):
             for spot in inner:
-                snapshot = (list(self.t), list(self.pos), self.z, len(self.moves))
-                try:
-                    self._gather(window, one, spot, two, inner)
-                    path = _window_bfs(window, self.pos[a], self.pos[b], self.z, a, b, self)
-                except _Stuck:
-                    self.t, self.pos, self.z = snapshot[0], snapshot[1], snapshot[2]
-                    del self.moves[snapshot[3] :]
-                    continue
-                for cell in path:
-                    self.slide(cell)
-                return
+                for other in range(len(inner) - 1):
+                    snapshot = (list(self.t), list(self.pos), self.z, len(self.moves))
+                    try:
+                        self._gather(window, one, spot, two, inner, other)
+                        path = _window_bfs(window, self.pos[a], self.pos[b], self.z, a, b, self)
+                    except _Stuck:
+                        self.t, self.pos, self.z = snapshot[0], snapshot[1], snapshot[2]
+                        del self.moves[snapshot[3] :]
+                        continue
+                    for cell in path:
+                        self.slide(cell)
+                    return
         raise _Stuck("cannot finish the line")
 
-    def _gather(self, window: list[int], one: int, spot: int, two: int, inner: list[int]) -> None:
-        if self.pos[one] not in window:
+    def _gather(
+        self, window: list[int], one: int, spot: int, two: int, inner: list[int], choice: int
+    ) -> None:
+        """Bring `one` (to `spot`), `two` (to its `choice`-th nearest inner cell), then the blank."""
+        if self.pos[one] not in window or spot != inner[0]:
             self.tile_to(one, self._tile_route(self.pos[one], spot, avoid_cells=()))
         held = self.pos[one]
-        if self.pos[two] not in window:
+        if self.pos[two] not in window or choice:
             self.locked[held] = 1
             try:
                 here = self.pos[two]
-                options = [c for c in inner if c != held]
-                target = min(options, key=lambda c: _dist(c, here, self.w))
+                options = sorted(
+                    (c for c in inner if c != held), key=lambda c: _dist(c, here, self.w)
+                )
+                target = options[min(choice, len(options) - 1)]
+                if target == here:
+                    raise _Stuck("same attempt as before")
                 self.tile_to(two, self._tile_route(here, target, avoid_cells=()))
             finally:
                 self.locked[held] = 0
@@ -286,6 +295,8 @@ class _Reducer:
 
     def _tile_route(self, start: int, target: int, avoid_cells: tuple[int, ...]) -> list[int]:
         """Shortest route for a tile over unlocked cells."""
+        if start == target:
+            return []
         parent = {start: -1}
         queue = deque([start])
         while queue:
@@ -469,7 +480,10 @@ def solve_fast(
     for side in (5, 4, 3):
         reducer.reduce_to(side)
         sub, sw, sh, sb = reducer.sub_state()
-        budget = limits.remaining(nodes) if side > 3 else Limits.of(None, None)
+        last = side == 3 or sw * sh <= 9
+        # The last board (at most 9 cells, a few thousand nodes) gets its own budget, so there is
+        # always an answer.
+        budget = Limits.of(None, None) if last else limits.remaining(nodes)
         status, moves, used, optimal = _search_small(
             sub,
             sw,
@@ -483,9 +497,7 @@ def solve_fast(
         if status == kernels.FOUND:
             break
         # Out of budget on this board: solve one more line by construction and try a smaller one.
-        # The last board (at most 3×3, a few thousand nodes) gets its own budget, so there is
-        # always an answer.
-        if sw * sh <= 9:  # pragma: no cover - a 3×3 search cannot fail
+        if last:  # pragma: no cover - an unlimited search of at most 9 cells cannot fail
             raise limits.error(status, nodes)
     text = cancel_inverses("".join(reducer.moves) + moves)
     proved = (optimal and not reducer.moves) or len(text) == bound

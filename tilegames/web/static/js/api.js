@@ -37,5 +37,6 @@ export const api = {
   move: (id, move) => call(`/api/games/${encodeURIComponent(id)}/moves`, { method: "POST", body: { move } }),
   undo: (id) => call(`/api/games/${encodeURIComponent(id)}/undo`, { method: "POST" }),
   hint: (id) => call(`/api/games/${encodeURIComponent(id)}/hint`, { method: "POST" }),
+  checkLayout: (layout) => call("/api/klotski/check", { method: "POST", body: { layout } }),
   solve: (id) => call(`/api/games/${encodeURIComponent(id)}/solve`, { method: "POST" }),
 };

@@ -144,9 +144,20 @@ export class GameScreen {
     } catch (error) {
       if (error.status === 422) this.spec.illegal?.(move, error, this);
       else toast(error.message, "error");
+      await this.resync();
       return null;
     } finally {
       this.busy = false;
+    }
+  }
+
+  // After a refused move: if the game changed elsewhere (another tab), show the server's state.
+  async resync() {
+    try {
+      const fresh = await api.game(this.state.id);
+      if (fresh.board !== this.state.board || fresh.status !== this.state.status) this.show(fresh);
+    } catch {
+      // offline or gone: the next action will say so
     }
   }
 
@@ -198,9 +209,9 @@ export class GameScreen {
     this.solveButton.textContent = "⏸ Pause";
     this.solveButton.dataset.playing = "1";
     for (const move of answer.moves) {
+      await sleep(this.spec.playbackDelay || 320);
       while (playing.paused && !playing.stopped) await sleep(100);
       if (playing.stopped) break;
-      await sleep(this.spec.playbackDelay || 320);
       if (!(await this.move(move))) break;
     }
     if (this.playing === playing) this.playing = null;

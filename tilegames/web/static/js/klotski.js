@@ -1,5 +1,6 @@
 // 华容道: drag a piece, or click it and use the arrow keys; consecutive moves of one piece count as one move.
 
+import { api } from "./api.js";
 import { el, svg, toast } from "./ui.js";
 
 export const title = "华容道 · Klotski";
@@ -29,9 +30,31 @@ export function settings(catalog, screen) {
     placeholder: "ABBC\nABBC\nDEEF\nDGHF\nI..J" });
   text.value = "ABBC\nABBC\nDEEF\nDGHF\nI..J";
   const preview = el("div", { class: "preview" });
+  const verdict = el("p", { class: "verdict", "data-verdict": "", "aria-live": "polite" });
   const editor = el("div", { class: "editor", hidden: true },
-    el("label", {}, "One letter per piece, '.' empty; one 2×2 piece (曹操) must reach the bottom centre.", text), preview);
-  const draw = () => { preview.replaceChildren(previewSvg(text.value)); };
+    el("label", {}, "One letter per piece, '.' empty; one 2×2 piece (曹操) must reach the bottom centre.", text),
+    el("div", {}, preview, verdict));
+  let pending = 0;
+  const check = async () => {
+    const ticket = ++pending;
+    const layout = text.value.trim().split(/\s*\n\s*/).join("/");
+    try {
+      const answer = await api.checkLayout(layout);
+      if (ticket !== pending) return;
+      verdict.className = "verdict ok";
+      verdict.textContent = answer.variant.startsWith("custom ") ? "✓ a valid layout" : `✓ this is ${answer.variant}`;
+    } catch (error) {
+      if (ticket !== pending) return;
+      verdict.className = "verdict bad";
+      verdict.textContent = error.message;
+    }
+  };
+  let timer = null;
+  const draw = () => {
+    preview.replaceChildren(previewSvg(text.value));
+    clearTimeout(timer);
+    timer = setTimeout(check, 250);
+  };
   text.addEventListener("input", draw);
   pick.addEventListener("change", () => { editor.hidden = pick.value !== "custom"; draw(); });
   return {

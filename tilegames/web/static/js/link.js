@@ -76,8 +76,12 @@ export function extra(state) {
   return `score ${state.view.score} · ${state.view.remaining} tiles left`;
 }
 
-const cx = (c) => (c + 1) * CW + CW / 2;
-const cy = (r) => (r + 1) * CH + CH / 2;
+// On a narrow portrait screen a wide board is drawn turned (rows become columns), so tiles stay tappable.
+// Only the drawing turns: cells keep their (row, column) in data attributes and in every move sent.
+const turned = (screen) => screen.turned;
+const spot = (screen, r, c) => (turned(screen) ? [c, r] : [r, c]); // drawn (row, column) of a cell
+const cx = (screen, r, c) => (spot(screen, r, c)[1] + 1) * CW + CW / 2;
+const cy = (screen, r, c) => (spot(screen, r, c)[0] + 1) * CH + CH / 2;
 
 function ensureSvg(screen, state) {
   const { width: w, height: h } = state.view;
@@ -86,14 +90,16 @@ function ensureSvg(screen, state) {
   screen.cells = new Map();
   screen.picked = null;
   screen.cursor = [0, 0];
-  screen.svg = svg("svg", { viewBox: `0 0 ${(w + 2) * CW} ${(h + 2) * CH}`, class: "link-svg", role: "grid", "aria-label": "Lianliankan board" },
-    svg("rect", { x: CW / 2, y: CH / 2, width: (w + 1) * CW, height: (h + 1) * CH, rx: 16, class: "felt" }));
+  screen.turned = w > h && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+  const [dw, dh] = screen.turned ? [h, w] : [w, h];
+  screen.svg = svg("svg", { viewBox: `0 0 ${(dw + 2) * CW} ${(dh + 2) * CH}`, class: screen.turned ? "link-svg turned" : "link-svg", role: "grid", "aria-label": "Lianliankan board" },
+    svg("rect", { x: CW / 2, y: CH / 2, width: (dw + 1) * CW, height: (dh + 1) * CH, rx: 16, class: "felt" }));
   screen.layer = svg("g", { class: "paths" });
   const tiles = svg("g", { class: "tiles" });
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
       const g = svg("g", { class: "lt", "data-r": r, "data-c": c, tabindex: r === 0 && c === 0 ? 0 : -1, role: "gridcell",
-        transform: `translate(${(c + 1) * CW},${(r + 1) * CH})` },
+        transform: `translate(${(spot(screen, r, c)[1] + 1) * CW},${(spot(screen, r, c)[0] + 1) * CH})` },
         svg("rect", { x: 2, y: 2, width: CW - 4, height: CH - 4, rx: 7, class: "lt-face" }),
         svg("text", { x: CW / 2, y: CH / 2, dy: "0.36em", "text-anchor": "middle", class: "lt-glyph", "font-size": 34 }));
       g.addEventListener("click", () => pick(screen, r, c));
@@ -139,7 +145,7 @@ export function render(state, screen) {
 }
 
 function drawPath(screen, points, cls, ms = 650) {
-  const line = svg("polyline", { points: points.map(([r, c]) => `${cx(c)},${cy(r)}`).join(" "), class: cls, fill: "none", "data-path": "" });
+  const line = svg("polyline", { points: points.map(([r, c]) => `${cx(screen, r, c)},${cy(screen, r, c)}`).join(" "), class: cls, fill: "none", "data-path": "" });
   screen.layer.append(line);
   setTimeout(() => line.remove(), ms);
 }
@@ -179,8 +185,9 @@ export function showHint(hint, screen) {
 }
 
 export function onKey(event, screen) {
-  const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
-  if (!d || !screen.state) return;
+  const seen = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key];
+  if (!seen || !screen.state) return;
+  const d = screen.turned ? [seen[1], seen[0]] : seen; // arrows follow the board as drawn
   event.preventDefault();
   const { width: w, height: h } = screen.state.view;
   const [r, c] = screen.cursor ?? [0, 0];
