@@ -78,7 +78,7 @@ class Server:
             return json.load(answer)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[Server]:
     server = Server(tmp_path_factory.mktemp("arcade") / "arcade.sqlite3")
     server.start()
@@ -86,7 +86,9 @@ def server(tmp_path_factory) -> Iterator[Server]:
     server.kill()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(
+    scope="module"
+)  # not session: Playwright's loop would stay running under later asyncio tests
 def browser():
     from playwright.sync_api import sync_playwright
 
@@ -153,7 +155,7 @@ class Play:
 
     def best_rows(self) -> list[str]:
         self.page.goto(f"{self.server.url}/#/")
-        self.page.wait_for_selector("[data-best] table, [data-best] p:not(:empty)")
+        self.page.wait_for_selector("[data-best][data-loaded]")
         return [
             row.get_attribute("data-best-row")
             for row in self.page.query_selector_all("[data-best-row]")

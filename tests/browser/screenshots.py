@@ -151,7 +151,7 @@ def shoot(page, url: str, out: Path) -> None:
 
     # Home screen, and the Klotski screen on a phone.
     page.goto(url + "/#/")
-    page.wait_for_selector("[data-best]")
+    page.wait_for_selector("[data-best][data-loaded]")
     page.wait_for_timeout(300)
     page.screenshot(path=str(out / "home.png"))
     page.set_viewport_size({"width": 390, "height": 844})

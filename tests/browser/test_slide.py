@@ -78,7 +78,8 @@ def test_slide_solve_button_plays_back_and_pauses(play, page):
     page.wait_for_selector("[data-action=solve][data-playing]")
     play.wait_plies(1)
     play.press("solve")  # pause
-    page.wait_for_timeout(900)
+    page.wait_for_selector("[data-action=solve]:has-text('Resume')")
+    page.wait_for_timeout(1500)  # a move already sent may still land
     paused_at = play.plies()
     page.wait_for_timeout(900)
     assert play.plies() == paused_at < 5

@@ -176,3 +176,12 @@ def test_every_listed_move_is_legal_and_every_step_move_is_a_single_step(seed):
         targets.add(str(board))
         board.pop()
     assert len(targets) == len(moves)  # one move per destination
+
+
+def test_any_printable_letter_works_even_the_colon_of_the_move_notation():
+    board = Board.parse("A::B/A::B/C..D")
+    moves = list(board.moves())
+    assert "::D" in moves
+    board.push("::D")
+    assert str(board) == "A..B/A::B/C::D" and board.is_solved()
+    assert board.pop() == "::D"

@@ -129,3 +129,12 @@ def test_big_boards_search_in_python_under_a_default_limit(capsys):
 def test_text_output_of_a_solved_layout(capsys):
     status, out, _ = run(capsys, "solve", "ABCD/EFGH/IJKL/.MM./.MM.")
     assert status == 0 and out == "0 moves: already solved\n"
+
+
+def test_unwritable_paths_are_one_line_not_a_traceback(capsys, tmp_path):
+    status, out, err = run(capsys, "analyse", "横刀立马", "--graph", str(tmp_path))
+    assert status == 2 and out == "" and "cannot write the graph" in err and err.count("\n") == 1
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    status, _, err = run(capsys, "universe", "--size", "3x4", "--cache", str(blocker / "sub"))
+    assert status == 2 and "cannot use the cache" in err and err.count("\n") == 1

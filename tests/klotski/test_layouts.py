@@ -46,3 +46,10 @@ def test_named_layouts_unpack_as_name_alias_board():
     assert (name, alias, str(board)) == ("横刀立马", "heng-dao-li-ma", "ABBC/ABBC/DEEF/DGHF/I..J")
     assert NAMED_LAYOUTS[0].board is not NAMED_LAYOUTS[0].board
     assert [e.name for e in NAMED_LAYOUTS][-1] == "井底之蛙"
+
+
+def test_a_name_without_its_number_suggests_the_numbered_ones():
+    with pytest.raises(UnknownLayoutError, match="did you mean 守口如瓶1 or 守口如瓶2"):
+        layout("守口如瓶")
+    with pytest.raises(UnknownLayoutError, match="did you mean 层层设防1 or 层层设防2"):
+        layout("ceng-ceng-she-fang")

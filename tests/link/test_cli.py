@@ -83,3 +83,28 @@ def test_reshuffle_and_path(capsys):
 def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
     status, _, err = run(capsys, *argv, "--json")
     assert status == 2 and needle in err and err.count("\n") == 1
+
+
+def test_the_command_line_never_runs_unbounded(capsys):
+    status, _, err = run(capsys, "new", "100x100", "--kinds", "36")
+    assert status == 2 and "out of range 2..40" in err and err.count("\n") == 1
+    big = "/".join(["AB" * 25] * 50)
+    status, _, err = run(capsys, "reshuffle", big)
+    assert status == 2 and "too big to reshuffle" in err and err.count("\n") == 1
+    board = str(deal(18, 8, 36, seed=3, solvable=False))
+    status, payload, _ = run(capsys, "solve", board, "--timeout", "0", "--json")
+    assert status == 1 and payload == {"solvable": None, "limit": "timeout"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["new", "18x8", "--kinds", "36", "--seed", "-1"], "seed must be 0 or more"),
+        (["solve", "AB/BA", "--timeout", "-1"], "timeout must be 0 or more"),
+        (["solve", "AB/BA", "--timeout", "nan"], "timeout must be 0 or more"),
+        (["solve", "AB/BA", "--max-nodes", "-1"], "max_nodes must be 0 or more"),
+    ],
+)
+def test_bad_limits_and_seeds_exit_2(capsys, argv, needle):
+    status, _, err = run(capsys, *argv)
+    assert status == 2 and needle in err and err.count("\n") == 1

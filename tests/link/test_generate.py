@@ -181,3 +181,14 @@ def test_reshuffle_properties(seed, moves, gravity, solvable):
     assert sorted(k for _, k in shuffled.cells()) == sorted(k for _, k in board.cells())
     assert shuffled.pairs() and shuffled.move_stack == [] and shuffled.gravity == gravity
     assert shuffled == board.reshuffle(seed=seed, solvable=solvable)  # reproducible
+
+
+def test_reshuffle_is_uniform_over_the_arrangements_that_have_a_move():
+    # 'AB/BA' and 'BA/AB' are stuck; the redraw must leave the other four equally likely.
+    board = Board.parse("AB/BA")
+    samples = 4000
+    counts = Counter(str(board.reshuffle(seed=s, solvable=False)) for s in range(samples))
+    assert set(counts) == {"AA/BB", "BB/AA", "AB/AB", "BA/BA"}
+    expected = samples / 4
+    chi2 = sum((n - expected) ** 2 / expected for n in counts.values())
+    assert chi2 < 16.27  # 3 degrees of freedom, p = 0.001

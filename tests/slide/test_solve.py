@@ -17,7 +17,7 @@ from tilegames.slide import (
     scramble,
     solve,
 )
-from tilegames.slide.solve import kernels
+from tilegames.slide.solve import kernels, pdb_kernels
 from tilegames.slide.solve.common import relabel
 from tilegames.slide.solve.pdb import PARTITIONS, PatternDatabase, PatternHeuristic, partition_for
 
@@ -110,7 +110,7 @@ def test_pdb_builder_matches_a_reference_bfs(w, h, blank, cells):
     factors = np.array([int(x) for x in _factors(w * h, len(cells))], np.int64)
     assert len(reference) == db.table.shape[0]
     for placed, d in reference.items():
-        rank = kernels.rank_cells(np.array(placed, np.int64), len(cells), w * h, factors)
+        rank = pdb_kernels.rank_cells(np.array(placed, np.int64), len(cells), w * h, factors)
         assert db.table[rank] == d
 
 
@@ -247,3 +247,16 @@ def test_cache_directory_from_argument_or_environment(monkeypatch, tmp_path):
     assert cache_directory(tmp_path / "arg") == tmp_path / "arg"
     PatternDatabase.get(3, 3, 8, (0, 1), progress=False)
     assert [p.name for p in (tmp_path / "env").iterdir()] == ["slide-pdb-3x3-b8-0.1.bin"]
+
+
+@pytest.mark.parametrize(("w", "h"), [(2, 2), (3, 2), (2, 3)])
+def test_every_small_board_solved_to_its_bfs_distance(w, h, bfs):
+    goal = Board.solved(w, h)
+    for tiles, distance in bfs(goal.tiles, w, h).items():
+        board = Board(w, h, list(tiles))
+        for fast in (False, True):
+            solution = solve(board, fast=fast)
+            assert solution.length == distance and solution.optimal
+            replay = board.copy()
+            replay.play(solution.moves)
+            assert replay.is_solved()

@@ -129,7 +129,14 @@ def run_analyse(args: argparse.Namespace) -> int:
         return _undecided(error, args)
     summary = result.summary()
     if args.graph:
-        args.graph.write_text(json.dumps(result.node_link(), ensure_ascii=False), encoding="utf-8")
+        try:
+            args.graph.write_text(
+                json.dumps(result.node_link(), ensure_ascii=False), encoding="utf-8"
+            )
+        except OSError as error:
+            raise CommandError(
+                f"cannot write the graph to {args.graph}: {error.strerror}"
+            ) from None
         summary["graph"] = str(args.graph)
     lines = [
         f"layout: {result.layout}",
@@ -154,9 +161,16 @@ def run_universe(args: argparse.Namespace) -> int:
     from tilegames.klotski.universe import universe
 
     width, height = size(args.size, limit=10)
+    if args.top < 0:
+        raise CommandError(f"--top {args.top}: give 0 or more piece sets to show")
     if width * height > 21:
         raise CommandError(f"the universe takes boards of at most 21 cells, not {width}x{height}")
-    result = universe(width, height, cache_dir=args.cache, progress=not args.no_progress)
+    try:
+        result = universe(width, height, cache_dir=args.cache, progress=not args.no_progress)
+    except OSError as error:
+        raise CommandError(
+            f"cannot use the cache {error.filename or args.cache}: {error.strerror}"
+        ) from None
     summary = result.summary()
     lines = [
         f"{width}x{height} layouts: {result.layouts} in {result.groups} groups "

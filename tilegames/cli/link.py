@@ -7,6 +7,19 @@ import argparse
 from tilegames.cli.common import NOT_FOUND, CommandError, Parser, add_json, emit, size
 from tilegames.link import Board, deal, solve
 
+MAX_SIDE = 40
+"""Largest side `new` and `reshuffle` take: the clearable construction grows fast with the board (KShisen's
+largest is 30x16; a 40x40 deal takes about 2 s, a 64x64 one half a minute)."""
+SOLVE_TIMEOUT = 60.0
+"""Seconds `solve` searches unless --timeout says otherwise (the library's solve has no default limit)."""
+
+
+def _seed(text: str) -> int:
+    value = int(text)
+    if value < 0:  # random.Random(-n) is random.Random(n): refuse rather than repeat a deal
+        raise argparse.ArgumentTypeError(f"seed must be 0 or more, not {value}")
+    return value
+
 
 def _rules(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gravity", action="store_true", help="tiles fall into gaps (KShisen)")
@@ -32,7 +45,7 @@ def _pair_json(pair: tuple[tuple[int, int], tuple[int, int]]) -> list[list[int]]
 
 
 def _new(args: argparse.Namespace) -> int:
-    width, height = size(args.size)
+    width, height = size(args.size, limit=MAX_SIDE)
     board = deal(
         width,
         height,
@@ -68,7 +81,8 @@ def _path(args: argparse.Namespace) -> int:
 
 def _solve(args: argparse.Namespace) -> int:
     board = _board(args)
-    result = solve(board, max_nodes=args.max_nodes, timeout=args.timeout)
+    timeout = SOLVE_TIMEOUT if args.timeout is None else args.timeout
+    result = solve(board, max_nodes=args.max_nodes, timeout=timeout)
     if result.solvable:
         pairs = [_pair_json(pair) for pair in result.pairs]
         text = "\n".join(f"{a} {b}" for a, b in result.pairs) or "already cleared"
@@ -86,7 +100,12 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _reshuffle(args: argparse.Namespace) -> int:
-    board = _board(args).reshuffle(seed=args.seed, solvable=not args.plain)
+    board = _board(args)
+    if max(board.width, board.height) > MAX_SIDE:
+        raise CommandError(
+            f"a {board.width}x{board.height} board is too big to reshuffle (sides up to {MAX_SIDE})"
+        )
+    board = board.reshuffle(seed=args.seed, solvable=not args.plain)
     emit({"board": str(board)}, args.json, "\n".join(board.rows()))
     return 0
 
@@ -99,7 +118,7 @@ def add_parser(games: argparse._SubParsersAction) -> None:
     new.add_argument("size", help="WxH, e.g. 18x8")
     new.add_argument("--kinds", type=int, required=True, help="number of tile kinds")
     new.add_argument("--copies", type=int, default=4, help="tiles per kind and round (even)")
-    new.add_argument("--seed", type=int, default=None)
+    new.add_argument("--seed", type=_seed, default=None)
     new.add_argument("--plain", action="store_true", help="a plain random deal, maybe unsolvable")
     _rules(new)
     new.set_defaults(run=_new)
@@ -121,14 +140,19 @@ def add_parser(games: argparse._SubParsersAction) -> None:
 
     solver = verbs.add_parser("solve", help="clear the board, or prove it cannot be (exit 1)")
     solver.add_argument("board")
-    solver.add_argument("--max-nodes", type=int, default=None)
-    solver.add_argument("--timeout", type=float, default=None, help="seconds")
+    solver.add_argument("--max-nodes", type=int, default=None, help="stop after N positions")
+    solver.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        help=f"stop after S seconds (default {SOLVE_TIMEOUT:g})",
+    )
     _rules(solver)
     solver.set_defaults(run=_solve)
 
     shuffle = verbs.add_parser("reshuffle", help="shuffle the remaining tiles, leaving a move")
     shuffle.add_argument("board")
-    shuffle.add_argument("--seed", type=int, default=None)
+    shuffle.add_argument("--seed", type=_seed, default=None)
     shuffle.add_argument("--plain", action="store_true", help="only guarantee one move")
     _rules(shuffle)
     shuffle.set_defaults(run=_reshuffle)

@@ -227,8 +227,8 @@ class Board:
         return True
 
     def _target(self, move: str) -> tuple[str, int, int]:
-        letter, colon, steps = move.partition(":")
-        if not colon or len(letter) != 1 or not steps or set(steps) - set(DIRECTIONS):
+        letter, steps = move[:1], move[2:]  # by position: a piece may be lettered ':' itself
+        if move[1:2] != ":" or not steps or set(steps) - set(DIRECTIONS):
             raise InvalidMoveError(
                 f"{move!r} is not a move: expected a letter, ':' and steps over U D L R (G:RD)"
             )

@@ -85,6 +85,9 @@ def layout(text: str) -> Board:
             return entry.board
     if "/" in key or "\n" in key:
         return Board.parse(key)
+    close = [e.name for e in NAMED_LAYOUTS if key in e.name or key.lower() in e.alias]
+    if len(key) >= 2 and 1 <= len(close) <= 3:  # 守口如瓶 → 守口如瓶1 or 守口如瓶2
+        raise UnknownLayoutError(f"unknown layout name {key!r}: did you mean {' or '.join(close)}?")
     raise UnknownLayoutError(
         f"unknown layout name {key!r}: give a name such as 横刀立马 or heng-dao-li-ma "
         "(`tilegames klotski list` shows them all) or a layout such as ABBC/ABBC/DEEF/DGHF/I..J"

@@ -29,6 +29,8 @@ MAX_KERNEL_CELLS = 21
 """Boards with more cells than this do not fit a 64-bit code and are searched in plain Python."""
 DEFAULT_MAX_STATES = 50_000_000
 """Default limit of the compiled search (a few seconds)."""
+KERNEL_LIMIT_CAP = 2**62
+"""Limits above this are passed to the kernels as this (they take an int64); no board comes near it."""
 DEFAULT_MAX_STATES_PYTHON = 500_000
 """Default limit of the plain Python search that boards over 21 cells fall back to (about 15 s)."""
 STEP_NAMES = "UDLR"  # the kernels' direction order
@@ -152,7 +154,7 @@ def solve(board: Board, metric: str = "moves", *, max_states: int | None = None)
         t.goal_masks,
         t.goal_bits,
         True,
-        limit,
+        min(limit, KERNEL_LIMIT_CAP),
         t.kernel,
     )
     if goal < 0:

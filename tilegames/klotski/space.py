@@ -16,6 +16,7 @@ from tilegames.klotski import kernels
 from tilegames.klotski.board import SHAPES, Board, check_metric
 from tilegames.klotski.solve import (
     DEFAULT_MAX_STATES,
+    KERNEL_LIMIT_CAP,
     MAX_KERNEL_CELLS,
     SearchLimitError,
     check_limit,
@@ -138,7 +139,7 @@ def reachable(
         t.goal_masks,
         t.goal_bits,
         False,
-        limit,
+        min(limit, KERNEL_LIMIT_CAP),
         t.kernel,
     )
     if hit:

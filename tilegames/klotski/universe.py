@@ -119,13 +119,15 @@ def universe(
 ) -> Universe:
     """The universe of a board, from the cache or computed (then cached). See the module docstring."""
     path = _cache_path(cache_dir, width, height, min_empty)
+    path.parent.mkdir(
+        parents=True, exist_ok=True
+    )  # fail on a bad directory before the long computation
     if not recompute and path.exists():
         try:
             return _load(path)
         except (ValueError, KeyError, TypeError):
             pass  # damaged or old: compute again
     result = compute(width, height, progress=progress, min_empty=min_empty)
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = result.summary(groups=True)
     data["format"] = FORMAT
     data["path"] = str(path)

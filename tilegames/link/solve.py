@@ -220,6 +220,10 @@ def solve(
     either one turns on the move ordering. `safe=False, memo=False` is the plain depth-first
     search (every pair in reading order), kept as the benchmark's baseline.
     """
+    if max_nodes is not None and max_nodes < 0:
+        raise LinkError(f"max_nodes must be 0 or more, not {max_nodes}")
+    if timeout is not None and not timeout >= 0:
+        raise LinkError(f"timeout must be 0 or more seconds, not {timeout}")
     search = _Search(board, max_nodes, timeout, safe, memo)
     line: list[Move] = []
     try:

@@ -7,7 +7,7 @@ import os
 import numpy as np
 
 from tilegames.slide.board import Board
-from tilegames.slide.solve import kernels
+from tilegames.slide.solve import kernels, pdb_kernels
 from tilegames.slide.solve.common import (
     Limits,
     Solution,
@@ -82,7 +82,7 @@ def ida_relabelled(
         if cell_map is not None:
             state, b = transform_state(state, cell_map), 0
         pdb = pattern_heuristic(w, h, b, partition, cache_dir=cache_dir)
-        status, length, nodes = kernels.ida_pdb(
+        status, length, nodes = pdb_kernels.ida_pdb(
             state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.offsets,
             pdb.table, pdb.refl, w * h > 16, wnum, wden, limits.max_nodes, limits.deadline, path,
         )  # fmt: skip

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tilegames.slide.solve import kernels
+from tilegames.slide.solve import kernels, pdb_kernels
 
 _MAGIC = b"TGPDB\x01"
 _BUDGET = 2_000_000
@@ -102,22 +102,24 @@ class PatternDatabase:
     def build(
         cls, width: int, height: int, blank: int, cells: tuple[int, ...], *, progress: bool = False
     ) -> PatternDatabase:
-        """Breadth-first search back from the goal over pattern placements (see `kernels.pdb_expand`)."""
+        """Breadth-first search back from the goal over pattern placements (see `pdb_kernels.pdb_expand`)."""
         n, k = width * height, len(cells)
         if blank in cells or len(set(cells)) != k or not all(0 <= c < n for c in cells):
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
         total = math.perm(n, k)
-        table = np.full(total, 255, np.uint8)
-        visited = np.zeros(total, _visited_dtype(n))
+        # Each placement's blank-region mask and distance side by side: one cache line per lookup.
+        pairs = np.zeros((total, 2), _visited_dtype(n))
+        visited, table = pairs[:, 0], pairs[:, 1]
+        table[:] = 255
         queue = np.zeros(1 << 16, np.int64)
         factors, nbr = _factors(n, k), _neighbours(width, height)
         labels = np.array(cells, np.int64)
-        kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
+        pdb_kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
         qstate = np.array([0, 1, 1], np.int64)
         bar = _Bar(total, f"pattern database {width}x{height} {k} tiles") if progress else None
         try:
             while True:
-                status = kernels.pdb_expand(
+                status = pdb_kernels.pdb_expand(
                     table, visited, queue, qstate, k, n, factors, nbr, _BUDGET
                 )
                 if bar:
@@ -136,6 +138,8 @@ class PatternDatabase:
                 bar.close()
         if qstate[2] != total:
             raise RuntimeError(f"pattern database incomplete: {qstate[2]} of {total} placements")
+        table = table.astype(np.uint8)
+        del pairs, visited
         return cls(width, height, blank, tuple(cells), table)
 
     # -- disk cache -----------------------------------------------------------------------------
@@ -236,7 +240,7 @@ class _Bar:
 
 @dataclass(frozen=True, eq=False)
 class PatternHeuristic:
-    """Disjoint databases covering every tile, as the flat arrays `kernels.ida_pdb` reads."""
+    """Disjoint databases covering every tile, as the flat arrays `pdb_kernels.ida_pdb` reads."""
 
     width: int
     height: int
@@ -290,7 +294,7 @@ class PatternHeuristic:
     def __call__(self, state: np.ndarray) -> int:
         """The heuristic value of a relabelled state."""
         return int(
-            kernels.pdb_heuristic(
+            pdb_kernels.pdb_heuristic(
                 state,
                 self.width,
                 self.height,

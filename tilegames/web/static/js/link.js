@@ -127,6 +127,12 @@ export function render(state, screen) {
       text.textContent = "";
     } else {
       const index = kindsIndex.get(ch) ?? 0;
+      // With gravity a tile that changed under a cell fell into it: show the drop.
+      if (state.view.gravity && screen.dealt === state.id && was !== ch) {
+        g.classList.remove("fell");
+        void g.getBBox(); // restart the animation
+        g.classList.add("fell");
+      }
       g.dataset.kind = ch;
       g.classList.remove("empty", "gone");
       text.textContent = GLYPHS[index % GLYPHS.length] ?? ch;
@@ -135,6 +141,7 @@ export function render(state, screen) {
     }
     g.classList.remove("picked", "hint", "wrong");
   }));
+  screen.dealt = state.id;
   screen.picked = null;
   if (state.last?.path) drawPath(screen, state.last.path, "lpath");
   if (state.last?.reshuffled) {

@@ -33,6 +33,14 @@ async function home() {
   const best = el("section", { class: "best", "data-best": "" }, el("h2", { text: "Best results" }), el("p", { text: "…" }));
   app.replaceChildren(el("section", { class: "home" }, el("div", { class: "cards" }, cards), best));
   try {
+    await fillBest(best);
+  } finally {
+    best.dataset.loaded = "1";
+  }
+}
+
+async function fillBest(best) {
+  try {
     const { best: rows } = await api.best();
     if (!rows.length) {
       best.replaceChildren(el("h2", { text: "Best results" }), el("p", { text: "No game finished yet." }));
@@ -43,7 +51,7 @@ async function home() {
       el(
         "table",
         {},
-        el("thead", {}, el("tr", {}, ["Game", "Size / layout", "Played", "Fewest moves", "Fastest", "Top score"].map((h) => el("th", { text: h })))),
+        el("thead", {}, el("tr", {}, ["Game", "Size / layout", "Played", "Without help", "Fewest moves", "Fastest", "Top score"].map((h) => el("th", { text: h })))),
         el(
           "tbody",
           {},
@@ -54,6 +62,7 @@ async function home() {
               el("td", { text: GAMES[r.game]?.name ?? r.game }),
               el("td", { text: r.variant.startsWith("custom ") ? "custom" : r.variant }),
               el("td", { text: String(r.played) }),
+              el("td", { text: String(r.unassisted) }),
               el("td", { text: String(r.fewest_moves) }),
               el("td", { text: clock(r.fastest_seconds) }),
               el("td", { text: r.top_score === null ? "–" : String(r.top_score) }),

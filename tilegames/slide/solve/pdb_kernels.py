@@ -1,0 +1,357 @@
+"""Numba kernels for pattern databases: ranking placements, the database BFS, IDA* over the tables.
+
+States are relabelled as in `kernels` (goal = identity, blank label `b`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tilegames.slide.solve.kernels import (
+    _INF,
+    EXHAUSTED,
+    FOUND,
+    NODE_LIMIT,
+    TIME_LIMIT,
+    _clock,
+    _line_removals,
+    _step,
+)
+
+
+# -- pattern databases -----------------------------------------------------------------------
+@njit(cache=True)
+def rank_cells(cells, k, n, factors):
+    """Rank of `k` distinct cells of `n`, in order, as a k-permutation (0 .. n!/(n−k)! − 1)."""
+    r = 0
+    for i in range(k):
+        c = cells[i]
+        smaller = 0
+        for j in range(i):
+            if cells[j] < c:
+                smaller += 1
+        r += (c - smaller) * factors[i]
+    return r
+
+
+@njit(cache=True)
+def _unrank_cells(r, k, n, factors, out):
+    used = np.uint64(0)
+    for i in range(k):
+        q = r // factors[i]
+        r -= q * factors[i]
+        for c in range(n):
+            if not (used >> np.uint64(c)) & np.uint64(1):
+                if q == 0:
+                    out[i] = c
+                    used |= np.uint64(1) << np.uint64(c)
+                    break
+                q -= 1
+
+
+@njit(cache=True)
+def _region(start, occupied, nbr, stack):
+    """Bit mask of the free cells connected to `start` (the blank's reach without pattern moves)."""
+    one = np.uint64(1)
+    mask = one << np.uint64(start)
+    stack[0] = start
+    top = 1
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        for d in range(4):
+            q = nbr[c, d]
+            if q >= 0:
+                bit = one << np.uint64(q)
+                if not (occupied & bit) and not (mask & bit):
+                    mask |= bit
+                    stack[top] = q
+                    top += 1
+    return mask
+
+
+@njit(cache=True)
+def pdb_init(table, visited, queue, labels, k, n, b, factors, nbr):
+    """Seed the breadth-first search with the goal: pattern tiles home, blank on its cell."""
+    cells = labels[:k].copy()
+    occupied = np.uint64(0)
+    for i in range(k):
+        occupied |= np.uint64(1) << np.uint64(cells[i])
+    stack = np.empty(n, np.int64)
+    r = rank_cells(cells, k, n, factors)
+    visited[r] = _region(b, occupied, nbr, stack)
+    table[r] = 0
+    queue[0] = (r << 14) | b
+
+
+@njit(cache=True)
+def pdb_expand(table, visited, queue, qstate, k, n, factors, nbr, budget):
+    """Run the pattern-database BFS for up to `budget` expansions.
+
+    A state is the pattern tiles' cells plus the region the blank can reach without moving a pattern
+    tile (moving other tiles is free: 0-1 BFS collapsed to plain BFS over regions). Each step moves one
+    pattern tile into the region at cost 1. `table[rank]` gets the first (least) depth a placement is
+    reached at. The queue is a ring; `qstate` = [head, count, filled]. Returns 0 when done, 1 when the
+    budget is spent, 2 when the ring needs to grow.
+    """
+    one = np.uint64(1)
+    size = queue.shape[0]
+    head, count, filled = qstate[0], qstate[1], qstate[2]
+    cells = np.empty(k, np.int64)
+    stack = np.empty(n, np.int64)
+    status = 0
+    done = 0
+    while count > 0:
+        if done >= budget:
+            status = 1
+            break
+        if count + 4 * k >= size:
+            status = 2
+            break
+        entry = queue[head]
+        head += 1
+        if head == size:
+            head = 0
+        count -= 1
+        done += 1
+        r = entry >> 14
+        depth = (entry >> 7) & 127
+        z = entry & 127
+        _unrank_cells(r, k, n, factors, cells)
+        occupied = np.uint64(0)
+        for i in range(k):
+            occupied |= one << np.uint64(cells[i])
+        region = _region(z, occupied, nbr, stack)
+        for i in range(k):
+            c = cells[i]
+            for d in range(4):
+                q = nbr[c, d]
+                if q < 0 or not (region >> np.uint64(q)) & one:
+                    continue
+                cells[i] = q
+                r2 = rank_cells(cells, k, n, factors)
+                cells[i] = c
+                if (np.uint64(visited[r2]) >> np.uint64(c)) & one:
+                    continue
+                occ2 = (occupied & ~(one << np.uint64(c))) | (one << np.uint64(q))
+                visited[r2] |= _region(c, occ2, nbr, stack)
+                if table[r2] == 255:
+                    table[r2] = depth + 1
+                    filled += 1
+                tail = head + count
+                if tail >= size:
+                    tail -= size
+                queue[tail] = (r2 << 14) | ((depth + 1) << 7) | c
+                count += 1
+    qstate[0], qstate[1], qstate[2] = head, count, filled
+    return status
+
+
+@njit(cache=True)
+def _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, reflected, cells):
+    k = gk[g]
+    for i in range(k):
+        lab = glabels[g, i]
+        if reflected:
+            cells[i] = refl[pos[refl[lab]]]
+        else:
+            cells[i] = pos[lab]
+    return table[offsets[g] + rank_cells(cells, k, n, factors[g])]
+
+
+@njit(cache=True)
+def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, offsets, table, refl):
+    """The additive PDB value of a relabelled state (max with the reflected lookup if `refl`)."""
+    n = w * h
+    pos = np.empty(n, np.int64)
+    for p in range(n):
+        pos[state[p]] = p
+    cells = np.empty(glabels.shape[1], np.int64)
+    total = 0
+    rtotal = 0
+    for g in range(gk.shape[0]):
+        total += _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, False, cells)
+        if refl.shape[0] > 0:
+            rtotal += _group_value(
+                g, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
+            )
+    return max(total, rtotal)
+
+
+@njit(cache=True)
+def ida_pdb(
+    state0, w, h, b, group_of, glabels, gk, factors, offsets, table, refl,
+    use_lc, wnum, wden, max_nodes, deadline, path,
+):  # fmt: skip
+    """IDA* (weighted when wnum > wden) over additive disjoint pattern databases.
+
+    `group_of[label]` is the group of a tile (−1 for the blank); with a non-empty `refl` (a cell map,
+    an involution fixing `b`) the heuristic is the max of the lookup and of the reflected state's
+    lookup, where the reflected group g reads the tiles refl(g); with `use_lc` also the max with
+    Manhattan + linear conflict (both admissible, so their max is). Returns (status, length, nodes).
+    """
+    n = w * h
+    ngroups = gk.shape[0]
+    use_refl = refl.shape[0] > 0
+    maxdepth = path.shape[0]
+    state = state0.copy()
+    pos = np.empty(n, np.int64)
+    for p in range(n):
+        pos[state[p]] = p
+    z = pos[b]
+    cells = np.empty(glabels.shape[1], np.int64)
+    val = np.zeros(ngroups, np.int64)
+    rval = np.zeros(ngroups, np.int64)
+    total = 0
+    rtotal = 0
+    for g in range(ngroups):
+        val[g] = _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, False, cells)
+        total += val[g]
+        if use_refl:
+            rval[g] = _group_value(
+                g, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
+            )
+            rtotal += rval[g]
+    if total == 0:
+        return FOUND, 0, 0
+    buf = np.empty(2 * max(w, h), np.int64)
+    rowlc = np.zeros(h, np.int64)
+    collc = np.zeros(w, np.int64)
+    md = 0
+    lc = 0
+    if use_lc:
+        for p in range(n):
+            lab = state[p]
+            if lab != b:
+                md += abs(p // w - lab // w) + abs(p % w - lab % w)
+        for r in range(h):
+            rowlc[r] = _line_removals(state, w, h, b, True, r, buf)
+            lc += rowlc[r]
+        for c in range(w):
+            collc[c] = _line_removals(state, w, h, b, False, c, buf)
+            lc += collc[c]
+    nodes = 0
+    bound = max(total, rtotal, md + 2 * lc) * wnum
+    old_md = np.zeros(maxdepth + 1, np.int64)
+    old_lc = np.zeros(maxdepth + 1, np.int64)
+    old_a = np.zeros(maxdepth + 1, np.int64)
+    old_b = np.zeros(maxdepth + 1, np.int64)
+    nxt_dir = np.zeros(maxdepth + 1, np.int64)
+    old_v = np.zeros(maxdepth + 1, np.int64)
+    old_r = np.zeros(maxdepth + 1, np.int64)
+    while True:
+        next_bound = _INF
+        depth = 0
+        nxt_dir[0] = 0
+        while True:
+            if nxt_dir[depth] >= 4:
+                if depth == 0:
+                    break
+                depth -= 1
+                d = path[depth]
+                s = z
+                z = _step(s, d ^ 1, w, h)
+                lab = state[z]
+                state[s] = lab
+                state[z] = b
+                pos[lab] = s
+                pos[b] = z
+                g = group_of[lab]
+                total += old_v[depth] - val[g]
+                val[g] = old_v[depth]
+                if use_refl:
+                    g = group_of[refl[lab]]
+                    rtotal += old_r[depth] - rval[g]
+                    rval[g] = old_r[depth]
+                if use_lc:
+                    md = old_md[depth]
+                    lc = old_lc[depth]
+                    if d < 2:
+                        rowlc[z // w] = old_a[depth]
+                        rowlc[s // w] = old_b[depth]
+                    else:
+                        collc[z % w] = old_a[depth]
+                        collc[s % w] = old_b[depth]
+                continue
+            d = nxt_dir[depth]
+            nxt_dir[depth] = d + 1
+            if depth > 0 and d == (path[depth - 1] ^ 1):
+                continue
+            s = _step(z, d, w, h)
+            if s < 0:
+                continue
+            lab = state[s]
+            state[z] = lab
+            state[s] = b
+            pos[lab] = z
+            pos[b] = s
+            g = group_of[lab]
+            old_v[depth] = val[g]
+            v = _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, False, cells)
+            total += v - val[g]
+            val[g] = v
+            if use_refl:
+                g2 = group_of[refl[lab]]
+                old_r[depth] = rval[g2]
+                v = _group_value(
+                    g2, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
+                )
+                rtotal += v - rval[g2]
+                rval[g2] = v
+            if use_lc:
+                old_md[depth] = md
+                old_lc[depth] = lc
+                md += abs(z // w - lab // w) + abs(z % w - lab % w)
+                md -= abs(s // w - lab // w) + abs(s % w - lab % w)
+                if d < 2:
+                    old_a[depth] = rowlc[z // w]
+                    old_b[depth] = rowlc[s // w]
+                    rowlc[z // w] = _line_removals(state, w, h, b, True, z // w, buf)
+                    rowlc[s // w] = _line_removals(state, w, h, b, True, s // w, buf)
+                    lc += rowlc[z // w] + rowlc[s // w] - old_a[depth] - old_b[depth]
+                else:
+                    old_a[depth] = collc[z % w]
+                    old_b[depth] = collc[s % w]
+                    collc[z % w] = _line_removals(state, w, h, b, False, z % w, buf)
+                    collc[s % w] = _line_removals(state, w, h, b, False, s % w, buf)
+                    lc += collc[z % w] + collc[s % w] - old_a[depth] - old_b[depth]
+            nodes += 1
+            hval = max(total, rtotal, md + 2 * lc)
+            if total == 0:
+                path[depth] = d
+                return FOUND, depth + 1, nodes
+            f = (depth + 1) * wden + hval * wnum
+            if f > bound or depth + 1 >= maxdepth:
+                if f > bound and depth + 1 < maxdepth and f < next_bound:
+                    next_bound = f
+                state[s] = lab
+                state[z] = b
+                pos[lab] = s
+                pos[b] = z
+                total += old_v[depth] - val[g]
+                val[g] = old_v[depth]
+                if use_refl:
+                    rtotal += old_r[depth] - rval[g2]
+                    rval[g2] = old_r[depth]
+                if use_lc:
+                    md = old_md[depth]
+                    lc = old_lc[depth]
+                    if d < 2:
+                        rowlc[z // w] = old_a[depth]
+                        rowlc[s // w] = old_b[depth]
+                    else:
+                        collc[z % w] = old_a[depth]
+                        collc[s % w] = old_b[depth]
+            else:
+                path[depth] = d
+                z = s
+                depth += 1
+                nxt_dir[depth] = 0
+            if nodes >= max_nodes:
+                return NODE_LIMIT, 0, nodes
+            if (nodes & 0xFFFF) == 0 and _clock() > deadline:
+                return TIME_LIMIT, 0, nodes
+        if next_bound == _INF:
+            return EXHAUSTED, 0, nodes
+        bound = next_bound
