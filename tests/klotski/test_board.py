@@ -185,3 +185,13 @@ def test_any_printable_letter_works_even_the_colon_of_the_move_notation():
     board.push("::D")
     assert str(board) == "A..B/A::B/C::D" and board.is_solved()
     assert board.pop() == "::D"
+
+
+def test_random_layouts_fill_even_the_largest_board():
+    for seed in range(5):
+        board = random_layout(
+            10, 10, empty=0, seed=seed
+        )  # up to 97 pieces: more than 62 ASCII letters
+        assert Board.parse(str(board)) == board and "." not in str(board)
+    with pytest.raises(ValueError, match="cannot deal"):
+        random_layout(11, 10)

@@ -25,6 +25,9 @@ def test_new_deals_a_clearable_board(capsys):
     assert again == payload
     status, solved, _ = run(capsys, "solve", payload["board"], "--json")
     assert status == 0 and solved["solvable"] is True and len(solved["pairs"]) == 72
+    for pair in solved["pairs"]:
+        board.push(pair)  # the printed pairs clear the board, in order
+    assert board.is_cleared()
 
 
 def test_hint_gives_pair_and_path(capsys):

@@ -23,7 +23,11 @@ from tilegames.klotski.solve import (
     tables,
 )
 
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+LETTERS = (
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    "αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩБГДЖЗИЛПФЦЧШЩЭЮЯ"
+)
+"""Letters given to pieces in reading order: 111, more than the 97 pieces a full 10×10 board can hold."""
 
 
 def board_from_key(key: int, width: int, height: int) -> Board:
