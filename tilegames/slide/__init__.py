@@ -3,7 +3,7 @@
 >>> from tilegames.slide import Board, solve
 >>> board = Board.parse("5 1 3/4 0 2/7 8 6")
 >>> solve(board).length
-8
+12
 """
 
 from tilegames.slide.board import (
