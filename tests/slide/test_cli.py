@@ -7,7 +7,7 @@ import json
 import pytest
 
 from tilegames.cli import main
-from tilegames.slide import Board
+from tilegames.slide import Board, random_board
 
 
 def run(capsys, *argv: str) -> tuple[int, dict | None, str]:
@@ -59,16 +59,19 @@ def test_unsolvable_exits_1(capsys):
 
 
 def test_limit_reached_exits_1(capsys):
-    board = "0 12 9 13/15 11 10 14/3 7 2 5/4 8 6 1"
+    board = str(random_board(6, 6, seed=1))  # no pattern databases on 6x6: nothing to build
     status, payload, _ = run(capsys, "solve", board, "--max-nodes", "100", "--json")
     assert status == 1 and payload["solved"] is False and "node limit" in payload["limit"]
+    assert payload["nodes"] == 100
 
 
 def test_hint(capsys):
     status, payload, _ = run(capsys, "hint", "1 2 3/4 5 6/7 0 8", "--json")
     assert status == 0 and payload == {"move": "L"}
     status, payload, _ = run(capsys, "hint", "1 2 3/4 5 6/7 8 0", "--json")
-    assert payload == {"move": None}
+    assert status == 0 and payload == {"move": None}
+    status, payload, _ = run(capsys, "hint", "2 1 3/4 5 6/7 8 0", "--json")
+    assert status == 1 and payload == {"solvable": False}
 
 
 @pytest.mark.parametrize(
@@ -81,9 +84,20 @@ def test_hint(capsys):
         (["new", "1000000x1000000"], "out of range"),
         (["new", "4by4"], "not of the form"),
         (["solve", "1 2/3 0", "--goal", "1 2 3/4 5 0"], "goal is 3x2"),
+        (["solve", "1 2/3 0", "--goal", ""], "empty board text"),
+        (["hint", ""], "empty board text"),
+        (["solve", "\uff11 \uff12/\uff13 0"], "not a tile number"),  # full-width digits
+        (["solve", "1 2/3 \u00b3"], "not a tile number"),
+        (["check", "1 2 3/4 5 6/7 8 9"], "tile 9 at row 3, column 3 is out of range"),  # no blank
+        (["solve", "5 1 3/4 0 2/7 8 6", "--max-nodes", "0"], "max_nodes must be positive"),
+        (["solve", "5 1 3/4 0 2/7 8 6", "--timeout", "nan"], "timeout must be positive"),
+        (["solve", "5 1 3/4 0 2/7 8 6", "--partition", "big"], "unknown partition"),
+        (["new", "3x3", "--distance", "32"], "farthest is 31"),
+        (["new", "3x3", "--walk", "-1"], "walk -1"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(capsys, argv, needle):
-    status = main(["slide", *argv])
-    err = capsys.readouterr().err
-    assert status == 2 and err.count("\n") == 1 and needle in err
+@pytest.mark.parametrize("as_json", [False, True])
+def test_bad_input_is_one_line_exit_2(capsys, argv, needle, as_json):
+    status = main(["slide", *argv, *(["--json"] if as_json else [])])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == "" and err.count("\n") == 1 and needle in err

@@ -12,6 +12,7 @@ from tilegames.slide import Board, hint, random_board, scramble, solve
 
 # 4-tile patterns keep the 5×5 databases cheap to build in a test run (the default is 5-5-5-5-4).
 CHEAP_5X5 = "4-4-4-4-4-4"
+CHEAP_4X4 = "5-5-5"
 BUDGET = 3_000_000  # nodes for the anytime search: enough for a first answer, keeps the tests short
 
 
@@ -37,8 +38,10 @@ def test_fast_solutions_reach_the_standard_goal(w, h, pdb_cache):
 
 
 def _cheap(w: int, h: int) -> str | None:
-    """The cheap partition whenever the last searched board is 5×5."""
-    return CHEAP_5X5 if min(w, h) >= 5 else None
+    """Cheap databases (built in about a second) whenever the searched board is 5×5 or 4×4."""
+    if min(w, h) >= 5:
+        return CHEAP_5X5
+    return CHEAP_4X4 if (w, h) == (4, 4) else None
 
 
 @pytest.mark.parametrize("corner", ["first", "top right", "bottom left", "middle"])
@@ -68,8 +71,8 @@ def test_fast_on_30x30():
 
 def test_fast_is_optimal_when_it_can_prove_it(pdb_cache):
     board = scramble(Board.solved(4, 4), 20, seed=4)
-    solution = solve(board, fast=True, cache_dir=pdb_cache)
-    assert solution.length == solve(board, cache_dir=pdb_cache).length
+    solution = solve(board, fast=True, partition=CHEAP_4X4, cache_dir=pdb_cache)
+    assert solution.length == solve(board, heuristic="mdlc").length
     assert solution.optimal
 
 
@@ -83,6 +86,7 @@ def test_fast_answers_within_tiny_limits():
 def test_hint_on_a_big_board():
     board = random_board(12, 12, seed=2)
     move = hint(board, partition=CHEAP_5X5)
+    assert move == solve(board, fast=True, partition=CHEAP_5X5).moves[0]
     assert move in board.moves()
     assert hint(Board.solved(12, 12)) is None
 

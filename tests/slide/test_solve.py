@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 
 import numpy as np
@@ -22,6 +23,7 @@ from tilegames.slide.solve.common import relabel
 from tilegames.slide.solve.pdb import PARTITIONS, PatternDatabase, PatternHeuristic, partition_for
 
 KORF_GOAL = Board(4, 4, list(range(16)))
+KORF_1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3"  # 57 moves
 
 
 def all_states(goal: Board) -> tuple[np.ndarray, np.ndarray, int]:
@@ -260,3 +262,33 @@ def test_every_small_board_solved_to_its_bfs_distance(w, h, bfs):
             replay = board.copy()
             replay.play(solution.moves)
             assert replay.is_solved()
+
+
+def slow_builds(monkeypatch, seconds: float) -> None:
+    """Make every pattern database take `seconds` longer to build, as on a slow first run."""
+    build = PatternDatabase.build.__func__
+
+    def slow_build(cls, *args, **kwargs):
+        time.sleep(seconds)
+        return build(cls, *args, **kwargs)
+
+    monkeypatch.setattr(PatternDatabase, "build", classmethod(slow_build))
+
+
+def test_building_the_databases_does_not_count_against_the_timeout(tmp_path, monkeypatch):
+    """On a machine's first use the tables are built before the search clock starts."""
+    slow_builds(monkeypatch, 0.5)  # three 5-5-5 tables: 1.5 s, longer than the whole timeout
+    board = Board(4, 4, [int(t) for t in KORF_1.split()])  # ~650,000 nodes: the clock is read
+    solution = solve(board, KORF_GOAL, partition="5-5-5", timeout=1.0, cache_dir=tmp_path)
+    assert solution.length == 57 and solution.optimal
+    assert len(list(tmp_path.iterdir())) == 3  # built here, in this call
+
+
+def test_fast_answer_is_the_same_with_a_fresh_or_a_warm_cache(tmp_path, monkeypatch):
+    slow_builds(monkeypatch, 0.5)
+    board = Board(4, 4, [int(t) for t in KORF_1.split()])
+    limits = {"max_nodes": 1_000_000, "timeout": 1.2}
+    fresh = solve(board, KORF_GOAL, fast=True, partition="5-5-5", cache_dir=tmp_path, **limits)
+    warm = solve(board, KORF_GOAL, fast=True, partition="5-5-5", cache_dir=tmp_path, **limits)
+    assert fresh == warm
+    assert fresh.length == 57

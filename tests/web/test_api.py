@@ -202,13 +202,23 @@ def test_klotski_named_layout_moves_hint_solve(client):
     assert hint["move"] in state["view"]["legal"] and hint["piece"] == hint["move"][0]
     step = hint["move"].split(":")[0] + ":" + hint["move"].split(":")[1][0]
     one = client.post(f"/api/games/{gid}/moves", json={"move": step}).json()
-    assert one["moves"] == 1
+    assert one["moves"] == 1 and one["steps"] == 1
     rest = hint["move"].split(":")[1][1:]
     if rest:  # the same piece again continues the same classic move
         two = client.post(
             f"/api/games/{gid}/moves", json={"move": f"{hint['piece']}:{rest}"}
         ).json()
-        assert two["moves"] == 1
+        assert two["moves"] == 1 and two["steps"] == 1 + len(rest)
+    # A second piece: a new classic move; undo takes its steps back off the count.
+    other = next(
+        m for m in client.get(f"/api/games/{gid}").json()["view"]["legal"] if m[0] != hint["piece"]
+    )
+    moved = client.post(f"/api/games/{gid}/moves", json={"move": other}).json()
+    assert (
+        moved["moves"] == 2 and moved["steps"] == len(hint["move"].split(":")[1]) + len(other) - 2
+    )
+    undone = client.post(f"/api/games/{gid}/undo").json()
+    assert undone["moves"] == 1 and undone["steps"] == len(hint["move"].split(":")[1])
     solution = client.post(f"/api/games/{gid}/solve").json()
     assert solution["length"] == 80
 

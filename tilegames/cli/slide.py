@@ -44,7 +44,12 @@ def add_parser(games: argparse._SubParsersAction) -> None:
     solve_.add_argument("--goal", help="goal board (default: 1..N-1, blank last)")
     solve_.add_argument("--fast", action="store_true", help="near-optimal, for big boards")
     solve_.add_argument("--max-nodes", type=int, metavar="N", help="stop after N search nodes")
-    solve_.add_argument("--timeout", type=float, metavar="S", help="stop after S seconds")
+    solve_.add_argument(
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="stop the search after S seconds (a first-ever build of the databases comes first)",
+    )
     solve_.add_argument(
         "--partition",
         help="pattern databases for 4x4: 6-6-3 (default) or 7-8 (built once: ~15 min, 580 MB)",
@@ -70,7 +75,7 @@ def add_parser(games: argparse._SubParsersAction) -> None:
 
 def _boards(args: argparse.Namespace) -> tuple[Board, Board | None]:
     board = Board.parse(args.board)
-    goal = Board.parse(args.goal) if args.goal else None
+    goal = Board.parse(args.goal) if args.goal is not None else None
     if goal is not None and (goal.width, goal.height) != (board.width, board.height):
         raise CommandError(f"goal is {goal.size} but the board is {board.size}")
     return board, goal

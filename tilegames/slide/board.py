@@ -109,27 +109,7 @@ class Board:
                     f"{bad!r} at row {number}, column {cells.index(bad) + 1} is not a tile number"
                 )
             tiles.extend(map(int, cells))
-        height = len(rows)
-        _check_size(width, height)
-        n = width * height
-        board = cls.__new__(cls)
-        seen = bytearray(n)
-        for index, tile in enumerate(tiles):
-            if tile >= n:
-                raise InvalidBoardError(
-                    f"tile {tile} at row {index // width + 1}, column {index % width + 1} "
-                    f"is out of range 0..{n - 1}"
-                )
-            if seen[tile]:
-                raise InvalidBoardError(
-                    f"tile {tile} appears twice (again at row {index // width + 1}, "
-                    f"column {index % width + 1})"
-                )
-            seen[tile] = 1
-        board.width, board.height, board._tiles = width, height, tiles
-        board._blank = tiles.index(0)
-        board._stack = []
-        return board
+        return cls(width, len(rows), tiles)
 
     @classmethod
     def solved(cls, width: int, height: int) -> Board:
@@ -244,22 +224,13 @@ class Board:
             raise type(error)(f"move {done + 1} of {len(moves)}: {error}") from None
 
     # -- goals --------------------------------------------------------------------------------
-    def _goal(self, goal: Board | None) -> Board:
-        if goal is None:
-            return Board.solved(self.width, self.height)
-        if not isinstance(goal, Board):
-            raise InvalidBoardError(f"goal must be a Board, not {type(goal).__name__}")
-        if (goal.width, goal.height) != (self.width, self.height):
-            raise InvalidBoardError(f"goal is {goal.size} but the board is {self.size}")
-        return goal
-
     def is_solved(self, goal: Board | None = None) -> bool:
         """True when the tiles stand as in `goal` (default: the standard goal, blank last)."""
         if goal is None:
             t = self._tiles
             n = len(t)
             return t[-1] == 0 and all(t[i] == i + 1 for i in range(n - 1))
-        return self._tiles == self._goal(goal)._tiles
+        return self._tiles == goal_for(self, goal)._tiles
 
     def is_solvable(self, goal: Board | None = None) -> bool:
         """Whether sliding can reach `goal`.
@@ -270,7 +241,7 @@ class Board:
         sufficient). This is the tutorial rule (inversions, plus the blank's row for even widths)
         generalised to any goal; the parity comes from counting cycles, O(N).
         """
-        target = self._goal(goal)
+        target = goal_for(self, goal)
         where = [0] * len(self._tiles)
         for index, tile in enumerate(target._tiles):
             where[tile] = index
@@ -282,7 +253,7 @@ class Board:
 
     def manhattan(self, goal: Board | None = None) -> int:
         """Sum over tiles (not the blank) of the taxicab distance to the tile's goal cell."""
-        target = self._goal(goal)
+        target = goal_for(self, goal)
         w = self.width
         where = [0] * len(self._tiles)
         for index, tile in enumerate(target._tiles):
@@ -294,3 +265,14 @@ class Board:
                 gr, gc = divmod(where[tile], w)
                 total += abs(r - gr) + abs(c - gc)
         return total
+
+
+def goal_for(board: Board, goal: Board | None) -> Board:
+    """`goal`, checked to be a board of the same size; the standard goal when None."""
+    if goal is None:
+        return Board.solved(board.width, board.height)
+    if not isinstance(goal, Board):
+        raise InvalidBoardError(f"goal must be a Board, not {type(goal).__name__}")
+    if (goal.width, goal.height) != (board.width, board.height):
+        raise InvalidBoardError(f"goal is {goal.size} but the board is {board.size}")
+    return goal

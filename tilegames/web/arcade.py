@@ -165,6 +165,10 @@ class Arcade:
             "best": best,
             "view": view,
         }
+        if (
+            row.game == "klotski"
+        ):  # the unit-step metric beside the classic one: each cell a piece moved
+            state["steps"] = sum(len(move.partition(":")[2]) for move in self.store.history(row.id))
         if extra:
             state.update(extra)
         return state

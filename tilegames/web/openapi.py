@@ -223,6 +223,10 @@ OPENAPI: dict[str, Any] = {
                     "autoplay": {"type": "boolean"},
                     "plies": {"type": "integer", "description": "moves on the undo history"},
                     "can_undo": {"type": "boolean"},
+                    "steps": {
+                        "type": "integer",
+                        "description": "klotski: cells moved (unit-step metric; moves is the classic one)",
+                    },
                     "best": {"oneOf": [_ref("Best"), {"type": "null"}]},
                     "view": {
                         "type": "object",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tilegames.slide.board import Board, InvalidBoardError
+from tilegames.slide.board import Board
 
 # Blank directions in the kernels (0 up, 1 down, 2 left, 3 right) name the tile's move the other way.
 TILE_LETTER = "DURL"
@@ -42,17 +42,6 @@ class Solution:
     """Search nodes generated (0 for constructive steps)."""
     lower_bound: int = 0
     """A proven lower bound on the optimal length (= length when optimal)."""
-
-
-def goal_of(board: Board, goal: Board | None) -> Board:
-    """The goal board, checked to be the same size (the standard goal when None)."""
-    if goal is None:
-        return Board.solved(board.width, board.height)
-    if not isinstance(goal, Board):
-        raise InvalidBoardError(f"goal must be a Board, not {type(goal).__name__}")
-    if (goal.width, goal.height) != (board.width, board.height):
-        raise InvalidBoardError(f"goal is {goal.size} but the board is {board.size}")
-    return goal
 
 
 def relabel(board: Board, goal: Board) -> tuple[np.ndarray, int]:
@@ -134,6 +123,10 @@ class Limits:
             time.perf_counter() + timeout if timeout is not None else math.inf,
             timeout,
         )
+
+    def after_setup(self, seconds: float) -> Limits:
+        """The same budget with the deadline moved `seconds` later (setup that is not search)."""
+        return Limits(self.max_nodes, self.deadline + seconds, self.timeout)
 
     def remaining(self, used_nodes: int) -> Limits:
         return Limits(max(1, self.max_nodes - used_nodes), self.deadline, self.timeout)

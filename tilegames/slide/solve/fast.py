@@ -14,8 +14,8 @@ import numpy as np
 
 from tilegames.slide.board import Board
 from tilegames.slide.solve import kernels
-from tilegames.slide.solve.common import Limits, Solution, relabel
-from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, uses_pdb
+from tilegames.slide.solve.common import Limits, Solution, relabel, transform_state
+from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
 from tilegames.slide.solve.reduce import Reducer
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board.
@@ -113,34 +113,24 @@ def solve_fast(
     state, b = relabel(board, goal)
     bound = lower_bound(state, w, h, b)
     if uses_pdb(w, h, partition) and (partition is None or _covers(partition, w, h)):
-        from tilegames.slide.solve.common import corner_transform, transform_state
-        from tilegames.slide.solve.ida import pattern_heuristic
-
-        cell_map = corner_transform(w, h, b)
+        cell_map, pdb, limits = load_tables(w, h, b, limits, partition, cache_dir=cache_dir)
         if cell_map is not None:
-            bound = max(
-                bound,
-                pattern_heuristic(w, h, 0, partition, cache_dir=cache_dir)(
-                    transform_state(state, cell_map)
-                ),
-            )
+            bound = max(bound, pdb(transform_state(state, cell_map)))
     reducer = Reducer(state, w, h, b)
     nodes = 0
     for side in (5, 4, 3):
         reducer.reduce_to(side)
         sub, sw, sh, sb = reducer.sub_state()
         last = side == 3 or sw * sh <= 9
+        sub_partition = partition if _covers(partition, sw, sh) else None
+        if sw * sh > 12 and uses_pdb(sw, sh, sub_partition):
+            # Load (or build, once) the small board's databases before its clock starts.
+            limits = load_tables(sw, sh, sb, limits, sub_partition, cache_dir=cache_dir)[2]
         # The last board (at most 9 cells, a few thousand nodes) gets its own budget, so there is
         # always an answer.
         budget = Limits.of(None, None) if last else limits.remaining(nodes)
         status, moves, used, optimal = _search_small(
-            sub,
-            sw,
-            sh,
-            sb,
-            budget,
-            cache_dir,
-            partition if _covers(partition, sw, sh) else None,
+            sub, sw, sh, sb, budget, cache_dir, sub_partition
         )
         nodes += used
         if status == kernels.FOUND:

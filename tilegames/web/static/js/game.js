@@ -192,6 +192,7 @@ export class GameScreen {
     if (this.playing) {
       this.playing.paused = !this.playing.paused;
       this.solveButton.textContent = this.playing.paused ? "▶ Resume" : "⏸ Pause";
+      this.say(this.playing.paused ? "Playback paused: press Resume (S) to go on." : "Playing the solution back…");
       return;
     }
     if (!this.state || this.state.status !== "playing") return;
@@ -223,6 +224,7 @@ export class GameScreen {
   won() {
     const s = this.state;
     const rows = [["Your moves", String(s.moves)]];
+    if (s.steps !== undefined) rows.push(["Steps (one cell each)", String(s.steps)]);
     if (s.optimal !== null && s.optimal !== undefined) rows.push(["Optimal", String(s.optimal)]);
     rows.push(["Time", clock(s.seconds)]);
     if (s.game === "link") rows.push(["Score", String(s.view.score)]);

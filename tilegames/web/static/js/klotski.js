@@ -42,7 +42,7 @@ export function settings(catalog, screen) {
       const answer = await api.checkLayout(layout);
       if (ticket !== pending) return;
       verdict.className = "verdict ok";
-      verdict.textContent = answer.variant.startsWith("custom ") ? "✓ a valid layout" : `✓ this is ${answer.variant}`;
+      verdict.textContent = answer.variant.startsWith("custom ") ? "✓ a valid layout (New game checks it can be solved)" : `✓ this is ${answer.variant}`;
     } catch (error) {
       if (ticket !== pending) return;
       verdict.className = "verdict bad";
@@ -79,6 +79,7 @@ export function settings(catalog, screen) {
 
 export function extra(state) {
   const parts = [];
+  if (state.steps !== undefined) parts.push(`steps ${state.steps}`);
   if (state.optimal !== null && state.optimal !== undefined) parts.push(`optimum ${state.optimal}`);
   if (state.best) parts.push(`best ${state.best.fewest_moves}`);
   return parts.join(" · ");
