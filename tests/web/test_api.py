@@ -197,6 +197,7 @@ def test_klotski_named_layout_moves_hint_solve(client):
     assert (pieces["B"]["width"], pieces["B"]["height"]) == (2, 2)
     bad = client.post(f"/api/games/{gid}/moves", json={"move": "B:U"})
     assert bad.status_code == 422 and error_code(bad) == "illegal_move"
+    assert bad.json()["error"]["message"].count("B:U") == 1  # named once, with the engine's reason
     assert client.get(f"/api/games/{gid}").json()["moves"] == 0
     hint = client.post(f"/api/games/{gid}/hint").json()["hint"]
     assert hint["move"] in state["view"]["legal"] and hint["piece"] == hint["move"][0]

@@ -222,7 +222,10 @@ def klotski_move(row: GameRow, move: Any, last: str | None) -> Outcome:
     try:
         board.push(move)
     except ValueError as error:
-        raise IllegalMove(f"{move}: {error}") from None
+        text = str(
+            error
+        )  # the engine's message names the move already ("move B:U: ..."): say it once
+        raise IllegalMove(text if move in text else f"{move}: {text}") from None
     # The classic count: moving the piece that moved last continues that move.
     same_piece = last is not None and last.split(":")[0] == move.split(":")[0]
     return Outcome(str(board), row.moves + (0 if same_piece else 1), won=board.is_solved())

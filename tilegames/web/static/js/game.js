@@ -5,6 +5,8 @@
 import { api, ApiError } from "./api.js";
 import { clock, dialog, el, sleep, toast } from "./ui.js";
 
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 export class GameScreen {
   constructor(root, game, spec, catalog) {
     this.root = root;
@@ -234,7 +236,7 @@ export class GameScreen {
       if (s.best.top_score !== null) rows.push(["Top score", String(s.best.top_score)]);
     }
     if (s.autoplay) rows.push(["Note", "played by the solver: not a record"]);
-    else if (s.hints || s.undos) rows.push(["Help used", `${s.hints} hints, ${s.undos} undos`]);
+    else if (s.hints || s.undos) rows.push(["Help used", `${plural(s.hints, "hint")}, ${plural(s.undos, "undo")}`]);
     this.say("Solved!", "win");
     dialog(this.spec.winTitle || "Solved!", rows, [
       ["New game", () => this.newGame()],

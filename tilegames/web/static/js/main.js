@@ -51,7 +51,7 @@ async function fillBest(best) {
       el(
         "table",
         {},
-        el("thead", {}, el("tr", {}, ["Game", "Size / layout", "Played", "Without help", "Fewest moves", "Fastest", "Top score"].map((h) => el("th", { text: h })))),
+        el("thead", {}, el("tr", {}, ["Game", "Size / layout", "Played", "Without help", "Fewest moves", "Fastest", "Top score"].map((h, i) => el("th", { text: h, class: i === 2 || i === 3 ? "wide" : "" })))),
         el(
           "tbody",
           {},
@@ -60,9 +60,9 @@ async function fillBest(best) {
               "tr",
               { "data-best-row": `${r.game} ${r.variant}` },
               el("td", { text: GAMES[r.game]?.name ?? r.game }),
-              el("td", { text: r.variant.startsWith("custom ") ? "custom" : r.variant }),
-              el("td", { text: String(r.played) }),
-              el("td", { text: String(r.unassisted) }),
+              el("td", { text: r.variant.startsWith("custom ") ? "custom" : r.variant, title: r.variant }),
+              el("td", { text: String(r.played), class: "wide" }),
+              el("td", { text: String(r.unassisted), class: "wide" }),
               el("td", { text: String(r.fewest_moves) }),
               el("td", { text: clock(r.fastest_seconds) }),
               el("td", { text: r.top_score === null ? "–" : String(r.top_score) }),
