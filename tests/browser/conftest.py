@@ -53,7 +53,7 @@ class Server:
         self.process = subprocess.Popen(
             command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
         )
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 240
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
@@ -63,7 +63,7 @@ class Server:
                         return
             except OSError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start in 60 s")
+        raise RuntimeError("server did not start in 240 s")
 
     def kill(self) -> None:
         """SIGKILL the server process (its worker processes go with the group)."""

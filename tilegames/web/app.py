@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -81,7 +82,7 @@ def create_app(
 ) -> Starlette:
     """Build the arcade: ``db`` is the SQLite file (default in the user data directory).
 
-    ``warm`` starts the worker processes at once (they import the engines), so the first deal is quick.
+    ``warm`` starts the worker processes and runs each engine once before serving, so the first deal is quick.
     """
     limits = limits or Limits()
     store = store or Store(db)
@@ -91,10 +92,12 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if warm:
+            # Compile (or load) the engines' kernels before serving: on a fresh install that takes
+            # seconds, which must not be charged to the first player's time limit.
             await run_in_threadpool(games.warm)
-            jobs = [(tasks.warm,)] * workers.processes + [(tasks.slide_prepare, 180.0)]
-            for fn, *args in jobs:
-                arcade.in_background(arcade.work(fn, *args, timeout=180.0))
+            warming = [arcade.work(tasks.warm, timeout=180.0) for _ in range(workers.processes)]
+            await asyncio.gather(*warming, return_exceptions=True)
+            arcade.in_background(arcade.work(tasks.slide_prepare, 180.0, timeout=180.0))
         yield
         for task in list(arcade.background):
             task.cancel()

@@ -30,14 +30,24 @@ def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]
 
 
 def warm() -> dict[str, Any]:
-    """Import the three engines (and load their compiled kernels) so the first player does not wait."""
+    """Run each engine once on a tiny board, so its compiled kernels are built (or loaded from numba's
+    disk cache) before the first player waits on them: on a fresh install that takes seconds."""
     import contextlib
-    import importlib
 
-    for name in ("tilegames.slide", "tilegames.klotski", "tilegames.link"):
+    from tilegames import klotski, link, slide
+
+    exercises = (
+        lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8")),
+        lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8"), fast=True),
+        lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="moves"),
+        lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="steps"),
+        lambda: link.solve(link.deal(6, 4, 3, seed=0)),
+        lambda: link.deal(6, 4, 3, seed=0, gravity=True).hint(),
+    )
+    for exercise in exercises:
         # A broken engine shows up in its own requests, not here.
         with contextlib.suppress(Exception):
-            importlib.import_module(name)
+            exercise()
     return {}
 
 

@@ -179,6 +179,8 @@ def ida_mdlc(state0, w, h, b, use_lc, wnum, wden, max_nodes, deadline, path):
     """IDA* (weighted when wnum > wden) with Manhattan (+ linear conflict).
 
     Returns (status, length, nodes); the blank directions of a solution go to `path`.
+    The linear-conflict update and its undo are written out where they happen (here and in
+    `pdb_kernels.ida_pdb`) on purpose: as separate njit functions the search ran 2–3× slower.
     """
     n = w * h
     maxdepth = path.shape[0]
