@@ -26,7 +26,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def fail(message: str, status: int) -> int:
-    print(f"tilegames: {message}", file=sys.stderr)
+    prefix = "" if message.startswith("tilegames") else "tilegames: "
+    print(f"{prefix}{message}", file=sys.stderr)
     return status
 
 
@@ -44,7 +45,9 @@ def emit(payload: dict[str, Any], as_json: bool, text: str | None = None) -> Non
 def size(text: str, limit: int = 1000) -> tuple[int, int]:
     """Parse a `WxH` size such as `4x4` or `18x8`; both sides from 2 to `limit`."""
     parts = text.lower().replace("×", "x").split("x")
-    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+    if len(parts) != 2 or not all(
+        part.strip().isascii() and part.strip().isdigit() for part in parts
+    ):
         raise CommandError(f"size {text!r} is not of the form WxH, e.g. 4x4")
     width, height = (int(part) for part in parts)
     for name, value in (("width", width), ("height", height)):
