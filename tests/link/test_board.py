@@ -46,10 +46,10 @@ def test_cells_and_indexing():
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("AB/A", "row 1 has 1 cells, expected 2"),
-        ("AAB/BBA/A..", r"kind 'B' appears 3 times \(first at \(0, 2\)\)"),
+        ("AB/A", "row 2 has 1 cell, expected 2 like row 1"),
+        ("AAB/BBA/A..", r"kind 'B' appears 3 times \(first at cell \(0, 2\)\)"),
         ("", "empty board"),
-        ("AA//BB", "row 1 is empty"),
+        ("AA//BB", "row 2 is empty"),
         ("A A", r"cell \(0, 1\) holds ' '"),
     ],
 )

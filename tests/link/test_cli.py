@@ -74,7 +74,7 @@ def test_reshuffle_and_path(capsys):
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (["hint", "AB/A"], "row 1 has 1 cells"),
+        (["hint", "AB/A"], "row 2 has 1 cell"),
         (["hint", "AAA"], "kind 'A' appears 3 times"),
         (["path", "AB/BA", "0,0", "0,1"], "holds 'A' but cell (0, 1) holds 'B'"),
         (["path", "AB/BA", "0,0", "7,7"], "outside"),

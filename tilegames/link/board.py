@@ -82,15 +82,17 @@ class Board:
         rows = [row.strip() for row in text.strip().replace("\n", "/").split("/")]
         if not rows or rows == [""]:
             raise InvalidBoardError("empty board: expected rows joined by '/'")
+        # Rows are counted from 1 in messages, as the other games do; cells keep the API's (row, col).
         for r, row in enumerate(rows):
             if not row:
-                raise InvalidBoardError(f"row {r} is empty")
+                raise InvalidBoardError(f"row {r + 1} is empty")
             for c, char in enumerate(row):
                 if not char.isprintable() or char.isspace():
                     raise InvalidBoardError(f"cell ({r}, {c}) holds {char!r}, not a tile kind")
             if len(row) != len(rows[0]):
+                cells = "cell" if len(row) == 1 else "cells"
                 raise InvalidBoardError(
-                    f"row {r} has {len(row)} cells, expected {len(rows[0])} like row 0"
+                    f"row {r + 1} has {len(row)} {cells}, expected {len(rows[0])} like row 1"
                 )
         counts = Counter(char for row in rows for char in row if char != EMPTY)
         odd = sorted(kind for kind, count in counts.items() if count % 2)
@@ -100,7 +102,7 @@ class Board:
                 (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == kind
             )
             raise InvalidBoardError(
-                f"kind {kind!r} appears {counts[kind]} times (first at {where}); "
+                f"kind {kind!r} appears {_times(counts[kind])} (first at cell {where}); "
                 "every kind needs an even count"
             )
         return cls(rows, gravity=gravity, ring=ring)
@@ -295,3 +297,7 @@ def _fall(grid: np.ndarray, col: int) -> None:
     inner[:] = 0
     if len(tiles):
         inner[len(inner) - len(tiles) :] = tiles
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
