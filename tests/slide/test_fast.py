@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -9,6 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilegames.slide import Board, hint, random_board, scramble, solve
+from tilegames.slide.solve import kernels
+from tilegames.slide.solve.common import Limits, relabel
+from tilegames.slide.solve.ida import ida_relabelled
+from tilegames.slide.solve.shorten import shorten
 
 # 4-tile patterns keep the 5×5 databases cheap to build in a test run (the default is 5-5-5-5-4).
 CHEAP_5X5 = "4-4-4-4-4-4"
@@ -114,3 +119,93 @@ def test_property_fast_solutions_replay_to_any_goal(w, h, seed, blank_first):
 )
 def test_fast_regressions(board, goal):
     check(Board.parse(board), Board.parse(goal), max_nodes=1)
+
+
+def _walk_solution(goal: Board, steps: int, rng: random.Random) -> tuple[Board, str]:
+    """A board `steps` random moves from `goal` and the walk undone: a legal, wasteful solution."""
+    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    board, walk = goal.copy(stack=False), []
+    for _ in range(steps):
+        move = rng.choice(list(board.moves()))
+        board.push(move)
+        walk.append(move)
+    return board.copy(stack=False), "".join(undo[m] for m in reversed(walk))
+
+
+@given(st.integers(2, 5), st.integers(2, 5), st.integers(0, 2**32), st.integers(1, 300_000))
+@settings(max_examples=30, deadline=None)
+def test_property_shortening_never_lengthens_and_replays(w, h, seed, max_nodes):
+    rng = random.Random(seed)
+    goal = Board.solved(w, h)
+    board, moves = _walk_solution(goal, rng.randrange(0, 120), rng)
+    state, blank = relabel(board, goal)
+    shorter, nodes = shorten(state, blank, moves, w, h, max_nodes=max_nodes, deadline=math.inf)
+    assert len(shorter) <= len(moves) and nodes <= max_nodes + 1
+    replay = board.copy()
+    replay.play(shorter)
+    assert replay.is_solved(goal)
+    assert (len(moves) - len(shorter)) % 2 == 0
+
+
+def test_shortening_reaches_optimal_on_3x3_against_bfs(bfs):
+    goal = Board.solved(3, 3)
+    dist = bfs(tuple(goal.tiles), 3, 3)
+    rng = random.Random(9)
+    for _ in range(30):
+        board, moves = _walk_solution(goal, rng.randrange(0, 60), rng)
+        state, blank = relabel(board, goal)
+        shorter, _ = shorten(state, blank, moves, 3, 3, max_nodes=10**9, deadline=math.inf)
+        optimal = dist[tuple(board.tiles)]
+        assert optimal <= len(shorter) <= len(moves)
+        if (
+            len(moves) <= 28
+        ):  # the widest window covers the whole path: it is replaced by an optimal one
+            assert len(shorter) == optimal
+        replay = board.copy()
+        replay.play(shorter)
+        assert replay.is_solved(goal)
+
+
+def test_shortening_removes_detours():
+    goal = Board.solved(4, 4)
+    board = scramble(goal, 30, seed=3)
+    best = solve(board, heuristic="mdlc").moves
+    state, blank = relabel(board, goal)
+    # a loop of the blank round a 2×2 square (12 moves) leaves the board as it was
+    start = board.copy()
+    start.play(best[:5])
+    loop = _loop(start)
+    detour = best[:5] + loop + best[5:]
+    shorter, _ = shorten(state, blank, detour, 4, 4, max_nodes=10**8, deadline=math.inf)
+    assert len(shorter) == len(best)
+
+
+def _loop(board: Board) -> str:
+    """Twelve moves that take the blank three times round a 2×2 square: back where they started."""
+    for cycle in ("ULDR", "URDL", "DLUR", "DRUL", "LURD", "LDRU", "RULD", "RDLU"):
+        trial = board.copy()
+        try:
+            trial.play(cycle * 3)
+        except ValueError:
+            continue
+        if trial == board:
+            return cycle * 3
+    raise AssertionError("no 2×2 loop from here")
+
+
+@pytest.mark.parametrize("heuristic", ["mdlc", "pdb"])
+def test_weighted_search_below_an_incumbent_is_exact(heuristic, pdb_cache):
+    """Bounded by an incumbent, a weighted search finds only shorter answers and proves there are none."""
+    board = scramble(Board.solved(4, 4), 40, seed=7)
+    best = solve(board, heuristic="mdlc").length
+    state, blank = relabel(board, Board.solved(4, 4))
+    limits = Limits.of(None, None)
+    kwargs = {"heuristic": heuristic, "weight": (3, 2), "cache_dir": pdb_cache}
+    kwargs["partition"] = CHEAP_4X4 if heuristic == "pdb" else None
+    status, moves, _ = ida_relabelled(state, 4, 4, blank, limits, shorter_than=best, **kwargs)
+    assert status == kernels.EXHAUSTED and moves == ""
+    status, moves, _ = ida_relabelled(state, 4, 4, blank, limits, shorter_than=best + 2, **kwargs)
+    assert status == kernels.FOUND and len(moves) == best
+    replay = board.copy()
+    replay.play(moves)
+    assert replay.is_solved()

@@ -17,10 +17,17 @@ from tilegames.slide.solve import kernels
 from tilegames.slide.solve.common import Limits, Solution, relabel, transform_state
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
 from tilegames.slide.solve.reduce import Reducer
+from tilegames.slide.solve.shorten import shorten
 
-# The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board.
-WEIGHTS = ((2, 1), (5, 3), (3, 2), (4, 3), (5, 4), (1, 1))
-FAST_BUDGET = 15_000_000
+# The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
+# small steps, so that each lighter weight has a fair chance to finish within half of what is left.
+WEIGHTS = ((2, 1), (9, 5), (5, 3), (8, 5), (3, 2), (7, 5), (4, 3), (5, 4), (6, 5), (1, 1))
+FAST_BUDGET = 45_000_000
+# Less on what is left of a bigger board: there the line-by-line reduction dominates the length.
+REDUCED_BUDGET = 15_000_000
+# Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
+SHORTEN_BUDGET = 8_000_000
+SHORTEN_MAX_LENGTH = 400
 
 
 def cancel_inverses(moves: str) -> str:
@@ -41,7 +48,14 @@ def lower_bound(state: np.ndarray, width: int, height: int, blank: int) -> int:
 
 
 def _search_small(
-    state: np.ndarray, w: int, h: int, b: int, limits: Limits, cache_dir, partition: str | None
+    state: np.ndarray,
+    w: int,
+    h: int,
+    b: int,
+    limits: Limits,
+    cache_dir,
+    partition: str | None,
+    budget: int = FAST_BUDGET,
 ) -> tuple[int, str, int, bool]:
     """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers.
 
@@ -52,7 +66,7 @@ def _search_small(
         return status, moves, nodes, status == kernels.FOUND
     heuristic = "pdb" if uses_pdb(w, h, partition) else "mdlc"
     partition = partition if heuristic == "pdb" else None
-    total = min(limits.max_nodes, FAST_BUDGET)
+    total = min(limits.max_nodes, budget)
     best, nodes, optimal = "", 0, False
     for weight in WEIGHTS:
         left = total - nodes
@@ -90,6 +104,16 @@ def _covers(partition: str | None, width: int, height: int) -> bool:
         return partition == "none"
     parts = partition.split("-")
     return all(p.isdigit() for p in parts) and sum(map(int, parts)) == width * height - 1
+
+
+def _shorten(
+    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Limits, nodes: int
+) -> tuple[str, int]:
+    """`shorten.shorten` within what is left of the limits (nothing when they are used up)."""
+    budget = min(SHORTEN_BUDGET, limits.max_nodes - nodes)
+    if budget <= 0 or len(text) > SHORTEN_MAX_LENGTH or _clock_passed(limits):
+        return text, 0
+    return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
 def _clock_passed(limits: Limits) -> bool:
@@ -130,8 +154,9 @@ def solve_fast(
         # always an answer.
         budget = Limits.of(None, None) if last else limits.remaining(nodes)
         status, moves, used, optimal = _search_small(
-            sub, sw, sh, sb, budget, cache_dir, sub_partition
-        )
+            sub, sw, sh, sb, budget, cache_dir, sub_partition,
+            REDUCED_BUDGET if reducer.moves else FAST_BUDGET,
+        )  # fmt: skip
         nodes += used
         if status == kernels.FOUND:
             break
@@ -139,5 +164,8 @@ def solve_fast(
         if last:  # pragma: no cover - an unlimited search of at most 9 cells cannot fail
             raise limits.error(status, nodes)
     text = cancel_inverses("".join(reducer.moves) + moves)
+    if not optimal or reducer.moves:
+        text, used = _shorten(state, b, text, w, h, limits, nodes)
+        nodes += used
     proved = (optimal and not reducer.moves) or len(text) == bound
     return Solution(text, len(text), proved, nodes, len(text) if proved else bound)

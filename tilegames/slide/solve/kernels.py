@@ -272,8 +272,10 @@ def ida_mdlc(state0, w, h, b, use_lc, wnum, wden, max_nodes, deadline, path):
             if md == 0:
                 path[depth] = d
                 return FOUND, depth + 1, nodes
-            if f > bound or depth + 1 >= maxdepth:
-                if f > bound and depth + 1 < maxdepth and f < next_bound:
+            # h is admissible: a node that cannot finish within maxdepth moves is a dead end.
+            dead = depth + 1 + hval > maxdepth
+            if dead or f > bound or depth + 1 >= maxdepth:
+                if not dead and f > bound and depth + 1 < maxdepth and f < next_bound:
                     next_bound = f
                 # undo at once
                 state[s] = lab

@@ -322,8 +322,10 @@ def ida_pdb(
                 path[depth] = d
                 return FOUND, depth + 1, nodes
             f = (depth + 1) * wden + hval * wnum
-            if f > bound or depth + 1 >= maxdepth:
-                if f > bound and depth + 1 < maxdepth and f < next_bound:
+            # h is admissible: a node that cannot finish within maxdepth moves is a dead end.
+            dead = depth + 1 + hval > maxdepth
+            if dead or f > bound or depth + 1 >= maxdepth:
+                if not dead and f > bound and depth + 1 < maxdepth and f < next_bound:
                     next_bound = f
                 state[s] = lab
                 state[z] = b
