@@ -21,16 +21,13 @@ import json
 import os
 import platform
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tilegames import link
+from tilegames.web.launch import ServerProcess
 
 GAMES = (
     {"game": "slide", "width": 3, "height": 3},
@@ -50,12 +47,6 @@ class Tally:
     created: int = 0
     reconnects: int = 0
     retries: int = 0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def slide_moves(view: dict) -> list[str]:
@@ -244,37 +235,21 @@ def main() -> None:
     process = None
     url = args.url
     with tempfile.TemporaryDirectory() as tmp:
+        server = None
         if url is None:
-            port = free_port()
-            url = f"http://127.0.0.1:{port}"
-            db = Path(tmp) / "load.sqlite3"
-            command = [
-                sys.executable,
-                "-m",
-                "tilegames",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                str(db),
-            ]
-            if args.server_nice:
-                command = ["nice", "-n", str(args.server_nice), *command]
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-            for _ in range(300):
-                try:
-                    with urllib.request.urlopen(f"{url}/api/health", timeout=1):
-                        break
-                except OSError:
-                    time.sleep(0.1)
+            nice = ("nice", "-n", str(args.server_nice)) if args.server_nice else ()
+            server = ServerProcess(
+                Path(tmp) / "load.sqlite3", prefix=nice, options=("--sync", args.sync)
+            )
+            server.start()
+            url, process = server.url, server.process
         cpu_before = cpu_seconds(process.pid) if process is not None else 0.0
         try:
             tally = asyncio.run(run(args, url))
             cpu = (cpu_seconds(process.pid) - cpu_before) if process is not None else 0.0
         finally:
-            if process is not None:
-                process.terminate()
-                process.wait(10)
+            if server is not None:
+                server.stop()
 
     ms = [x * 1000 for x in tally.latencies]
     print(

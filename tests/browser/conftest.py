@@ -2,76 +2,20 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
+
+from tilegames.web.launch import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Server:
-    """`tilegames serve` on a port and a database file; `kill()` is kill -9, `start()` brings it back."""
-
-    db: Path
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "tilegames",
-            "serve",
-            "--port",
-            str(self.port),
-            "--db",
-            str(self.db),
-        ]
-        self.process = subprocess.Popen(
-            command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        deadline = time.monotonic() + 240
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.process.stdout.read().decode()}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/health", timeout=1) as answer:
-                    if json.load(answer)["ok"]:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start in 240 s")
-
-    def kill(self) -> None:
-        """SIGKILL the server process (its worker processes go with the group)."""
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+class Server(ServerProcess):
+    """The arcade under test: `kill()` is kill -9, `start()` brings it back on the same port and file."""
 
     def api(self, path: str) -> dict:
         with urllib.request.urlopen(f"{self.url}{path}", timeout=10) as answer:

@@ -8,26 +8,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 from tilegames import klotski, link, slide
+from tilegames.web.launch import ServerProcess
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DELTA = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def api(url: str, path: str) -> dict:
@@ -55,39 +46,18 @@ def main() -> None:
     parser.add_argument("--out", default="docs/screenshots")
     out = Path(parser.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tilegames",
-                "serve",
-                "--port",
-                str(port),
-                "--db",
-                f"{tmp}/s.db",
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            for _ in range(300):
-                try:
-                    api(url, "/api/health")
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path="/usr/bin/chromium", headless=True, args=ARGS
-                )
-                page = browser.new_page(viewport={"width": 900, "height": 860})
-                shoot(page, url, out)
-                browser.close()
-        finally:
-            server.terminate()
-            server.wait(10)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ServerProcess(Path(tmp) / "screenshots.sqlite3") as server,
+    ):
+        url = server.url
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path="/usr/bin/chromium", headless=True, args=ARGS
+            )
+            page = browser.new_page(viewport={"width": 900, "height": 860})
+            shoot(page, url, out)
+            browser.close()
 
 
 def shoot(page, url: str, out: Path) -> None:

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 import urllib.request
 
 from tilegames import slide
 from tilegames.store import Store
+from tilegames.web.launch import ServerProcess
 
 
 def post(url: str, body: dict) -> dict:
@@ -24,23 +19,11 @@ def post(url: str, body: dict) -> dict:
 
 
 def test_answered_moves_survive_kill_9(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     db = tmp_path / "durable.sqlite3"
-    base = f"http://127.0.0.1:{port}"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tilegames", "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    server = ServerProcess(db)
+    server.start()
+    base = server.url
     try:
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(f"{base}/api/health", timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
         state = post(f"{base}/api/games", {"game": "slide", "width": 4, "height": 4, "seed": 3})
         board = slide.Board.parse(state["board"])
         previous = None
@@ -54,10 +37,7 @@ def test_answered_moves_survive_kill_9(tmp_path):
             board.push(move)
             previous = move
     finally:
-        os.killpg(
-            process.pid, signal.SIGKILL
-        )  # no shutdown, no checkpoint: the log must hold it all
-        process.wait(10)
+        server.kill()  # no shutdown, no checkpoint: the log must hold it all
     assert state["plies"] == 20
     store = Store(db)
     try:
