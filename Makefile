@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench chromium clean
+.PHONY: run test lint bench chromium postgresql clean
 
 $(BIN)/tilegames: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +17,14 @@ run: $(BIN)/tilegames
 chromium:
 	@command -v chromium >/dev/null || bash scripts/install-chromium
 
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || bash scripts/install-postgresql
+
 lint: $(BIN)/tilegames
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(BIN)/tilegames chromium lint
+test: $(BIN)/tilegames chromium postgresql lint
 	$(BIN)/pytest -n 2 --dist loadfile
 
 bench: $(BIN)/tilegames
