@@ -116,11 +116,16 @@ class GroupCommit:
                     outcomes.append((True, fn(*args)))
                     db.execute("RELEASE op")
                 except BaseException as error:  # this operation alone is undone
-                    db.execute("ROLLBACK TO op")
-                    db.execute("RELEASE op")
-                    if isinstance(
-                        error, sqlite3.Error
-                    ):  # disk full, I/O error: the caller sees why
+                    try:
+                        db.execute("ROLLBACK TO op")
+                        db.execute("RELEASE op")
+                    except sqlite3.Error:
+                        # SQLite rolled the whole transaction back (a full disk does that): every
+                        # operation of the batch fails, with the first error's reason.
+                        if isinstance(error, sqlite3.Error):
+                            raise error from None
+                        raise
+                    if isinstance(error, sqlite3.Error):  # disk full, I/O error: say why
                         error = StoreError(f"database {self.path}: {error}")
                     outcomes.append((False, error))
             db.execute("COMMIT")

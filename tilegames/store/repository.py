@@ -14,6 +14,7 @@ only if the game is still at the ply the check saw (else :class:`Conflict`).
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import time
 import uuid
@@ -95,6 +96,8 @@ class GameRow:
     """A second count kept by the game's adapter (Klotski: unit steps; 0 elsewhere)."""
     label: str = ""
     """The variant in words, for people ("4×4, 30 moves from solved")."""
+    taken_back: int = 0
+    """Moves taken back by undo: undo is allowed, but the moves it took back still count for records."""
     record: Record | None = None
     """Set only on the row answered for a winning move."""
 
@@ -102,6 +105,11 @@ class GameRow:
     def assisted(self) -> bool:
         """Helped by a hint or by the solver: such a game counts as played but sets no record."""
         return bool(self.hints or self.autoplay)
+
+    @property
+    def moves_counted(self) -> int:
+        """The moves a record is judged by: those on the board now and those taken back."""
+        return self.moves + self.taken_back
 
     def clock(self, now: float) -> float:
         """The playing time as of ``now`` (the running gap included, capped)."""
@@ -198,13 +206,28 @@ class Store(GroupCommit):
             "DELETE FROM games WHERE status = 'playing' AND updated < ?", (now - self.retention,)
         ).rowcount
 
-    def check_writable(self) -> None:
-        """Write (and commit, with its fsync) one row: raises StoreError when the store cannot write."""
-        self.run(
-            self._db.execute,
-            "INSERT OR REPLACE INTO health (id, checked) VALUES (1, ?)",
-            (time.time(),),
-        )
+    def check_writable(self, *, headroom: int = 1 << 20) -> None:
+        """Commit one write (with its fsync) and make sure ``headroom`` bytes more would fit, in the file's page
+        limit and on its disk: raises StoreError (its message says "full" when space is the problem)."""
+
+        def probe() -> None:
+            db = self._db
+            db.execute("INSERT OR REPLACE INTO health (id, checked) VALUES (1, ?)", (time.time(),))
+            page = db.execute("PRAGMA page_size").fetchone()[0]
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+            free_pages = db.execute("PRAGMA freelist_count").fetchone()[0]
+            limit = db.execute("PRAGMA max_page_count").fetchone()[0]
+            if (limit - pages + free_pages) * page < headroom:
+                raise StoreError(f"database {self.path} is full (its page limit is reached)")
+
+        self.run(probe)
+        if str(self.path) != ":memory:":
+            try:
+                free = shutil.disk_usage(self.path.parent).free
+            except OSError as error:
+                raise StoreError(f"database {self.path}: {error}") from error
+            if free < headroom:
+                raise StoreError(f"database {self.path}: the disk is full ({free} bytes free)")
 
     # Games.
 
@@ -329,7 +352,7 @@ class Store(GroupCommit):
         )
         record = None
         if won:
-            record = self._finish(row, moves, seconds, score, now, records)
+            record = self._finish(row, moves + row.taken_back, seconds, score, now, records)
         new = self._game(row.id)
         assert new is not None
         return new if record is None else _replace_record(new, record)
@@ -425,7 +448,8 @@ class Store(GroupCommit):
         db.execute("DELETE FROM plies WHERE game_id = ? AND ply = ?", (row.id, current.plies))
         db.execute(
             "UPDATE games SET board = ?, moves = ?, steps = ?, undos = undos + 1, seconds = ?,"
-            " last_action = ?, updated = ?, plies = plies - 1, last_move = ? WHERE id = ?",
+            " last_action = ?, updated = ?, plies = plies - 1, last_move = ?,"
+            " taken_back = taken_back + ? WHERE id = ?",
             (
                 last["before"],
                 last["moves_before"],
@@ -434,6 +458,7 @@ class Store(GroupCommit):
                 now,
                 now,
                 earlier["move"] if earlier is not None else None,
+                current.moves - last["moves_before"],
                 row.id,
             ),
         )

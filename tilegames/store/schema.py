@@ -55,8 +55,9 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX results_by_variant ON results (game, variant);
     """,
     # 3: O(1) per request and honest records.
-    # - Counters kept with the game row: plies, the last move, the second metric (Klotski's unit steps), and
-    #   per ply the steps before it, so neither a GET nor an undo reads the history.
+    # - Counters kept with the game row: plies, the last move, the second metric (Klotski's unit steps), the
+    #   moves taken back by undo (they still count for records), and per ply the steps before it, so neither a
+    #   GET nor an undo reads the history.
     # - Each kind of deal its own variant: slide deals by exact distance move from "3x3" to "3x3 d5".
     # - A table of bests per variant, updated when a game is won; records only from games won with no hint and
     #   no solver playback (the old rows: no hint and no undo, as version 2 counted "assisted").
@@ -66,6 +67,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE games ADD COLUMN last_move TEXT;
     ALTER TABLE games ADD COLUMN steps INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE games ADD COLUMN label TEXT NOT NULL DEFAULT '';
+    ALTER TABLE games ADD COLUMN taken_back INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE plies ADD COLUMN steps_before INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET
         plies = (SELECT COUNT(*) FROM plies p WHERE p.game_id = games.id),

@@ -234,6 +234,7 @@ class Arcade:
             "board": row.board,
             "start": row.start,
             "moves": row.moves,
+            "moves_counted": row.moves_counted,
             "seconds": round(row.clock(time.time()), 3),
             "running": row.status == "playing" and row.last_action is not None,
             "optimal": row.options.get("optimal"),
