@@ -106,8 +106,9 @@ async def measure(
             transport=httpx.ASGITransport(app=apps[case][1]), base_url="http://bench"
         )
     times: dict[tuple[int, int], dict[str, list[float]]] = {
-        c: {"get": [], "move": []} for c in cases
+        c: {"get": [], "move": [], "old": []} for c in cases
     }
+    readers = {c: sqlite3.connect(tmp / f"flat-{c[0]}-{c[1]}.sqlite3") for c in cases}
     for _ in range(args.rounds):
         for case in cases:  # interleaved: every case sees the same machine load
             client, gid = clients[case], games[case]
