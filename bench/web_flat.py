@@ -142,7 +142,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         times = asyncio.run(measure(args, Path(tmp)))
     print(
-        f"{'plies':>8} {'results':>8} | {'GET p50':>8} {'GET p90':>8} | {'move p50':>8} {'move p90':>8}  (ms)"
+        f"{'plies':>8} {'results':>8} | {'GET p50':>8} {'GET p90':>8} | {'move p50':>8}"
+        f" {'move p90':>8} | {'old reads p50':>13}  (ms)"
     )
     for (plies, results), t in times.items():
         get, move = sorted(t["get"]), sorted(t["move"])
