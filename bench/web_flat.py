@@ -5,7 +5,8 @@ best-results table. This bench seeds databases with a Klotski 横刀立马 game 
 moved back and forth, written straight into SQLite) beside 0 or 100k finished results of the same variant, then
 times GET /api/games/{id} and POST /moves (with its ply check, synchronous=FULL) through the real ASGI app
 in-process (httpx over ASGI, no network). The baseline column times, on the same files, the reads the old
-arcade made for each GET (count the plies, reread the history, group the results table). Rounds are interleaved over the databases so machine load hits them
+arcade made for each GET (count the plies, reread the history, group the results table). Rounds are
+interleaved over the databases (each round starting at the next one) so machine load hits them
 all alike; medians and p90 in milliseconds.
 
 Run: .venv/bin/python -m bench.web_flat [--rounds 200] [--sizes 0 1000 10000 100000] [--results 100000]
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import sqlite3
 import statistics
@@ -109,8 +111,11 @@ async def measure(
         c: {"get": [], "move": [], "old": []} for c in cases
     }
     readers = {c: sqlite3.connect(tmp / f"flat-{c[0]}-{c[1]}.sqlite3") for c in cases}
-    for _ in range(args.rounds):
-        for case in cases:  # interleaved: every case sees the same machine load
+    for round_ in range(args.rounds):
+        # Interleaved, and each round starting at the next case: every case sees the same machine load
+        # and takes its turn right after the untimed baseline work.
+        shift = round_ % len(cases)
+        for case in cases[shift:] + cases[:shift]:
             client, gid = clients[case], games[case]
             began = time.perf_counter()
             state = (await client.get(f"/api/games/{gid}")).json()
@@ -122,9 +127,11 @@ async def measure(
             )
             times[case]["move"].append((time.perf_counter() - began) * 1000)
             assert answer.status_code == 200, answer.text
+        for case in cases:  # after the app's requests: its garbage must not land on them
             began = time.perf_counter()
-            old_reads(readers[case], gid)
+            old_reads(readers[case], games[case])
             times[case]["old"].append((time.perf_counter() - began) * 1000)
+        gc.collect()  # untimed, so no request pays for an earlier one's garbage
     for case in cases:
         readers[case].close()
         await clients[case].aclose()

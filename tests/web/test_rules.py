@@ -169,3 +169,25 @@ def test_a_get_and_a_move_never_read_the_history(client, store):
     assert got["steps"] == sum(len(m.partition(":")[2]) for m in history[:6])
     assert moved["steps"] == sum(len(m.partition(":")[2]) for m in history)
     assert moved["plies"] == len(history) == 7
+
+
+def test_racing_moves_at_one_ply_have_exactly_one_winner(client, store):
+    """Eight requests for the same ply at once (eight stale tabs): one is applied, seven get 409 conflict."""
+    import threading
+
+    state = new(client, game="klotski", layout="横刀立马")
+    gid = state["id"]
+    legal = state["view"]["legal"]
+    answers: list[int] = []
+
+    def send(move: str) -> None:
+        response = client.post(f"/api/games/{gid}/moves", json={"move": move, "ply": 0})
+        answers.append(response.status_code)
+
+    threads = [threading.Thread(target=send, args=(legal[n % len(legal)],)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200] + [409] * 7
+    assert store.game(gid).plies == 1 and len(store.history(gid)) == 1
