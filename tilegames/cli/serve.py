@@ -25,7 +25,7 @@ def add_parser(games: argparse._SubParsersAction) -> None:
         type=float,
         default=None,
         metavar="N",
-        help="moves and undos a second one client address may make over all its games (default 30;"
+        help="moves and undos a second one client address may make over all its games (default 40;"
         " raise it behind a NAT that many players share, or for a load test over loopback)",
     )
     parser.set_defaults(run=run)
