@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import random
 import time
@@ -23,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from tilegames.store import Conflict, GameRow, Store, StoreError
+from tilegames.store import Best, Conflict, GameRow, Store, StoreError
 from tilegames.web import games
 from tilegames.web.limits import Limits, RateLimiter
 from tilegames.web.workers import WorkerError, Workers
@@ -294,20 +293,7 @@ class Arcade:
             outcome = await run_in_threadpool(game.move, row, data["move"])
             outcome = await game.settle(self, row, outcome)
             try:
-                new = await self.db(
-                    functools.partial(
-                        self.store.record_move,
-                        row,
-                        outcome.text,
-                        outcome.board,
-                        outcome.moves,
-                        won=outcome.won,
-                        score=outcome.score,
-                        options=outcome.options,
-                        steps=outcome.steps,
-                        records=game.records,
-                    )
-                )
+                new, best = await self.db(self._commit_move, row, outcome, game.records)
             except Conflict:
                 row = await self.row(game_id)
                 self.check_ply(row, ply)
@@ -318,10 +304,26 @@ class Arcade:
                         "the game kept changing while this move was checked; reload it",
                     ) from None
                 continue
-            return JSONResponse(
-                await self.show_state(new, {"last": outcome.extra} if outcome.extra else None)
-            )
+            extra = {"last": outcome.extra} if outcome.extra else None
+            return JSONResponse(await run_in_threadpool(self._state_with, new, best, extra))
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _commit_move(
+        self, row: GameRow, outcome: games.Outcome, records: tuple[str, ...]
+    ) -> tuple[GameRow, list[Best]]:
+        """On the writer thread: store a checked move (ply check inside) and read the bests it may have changed."""
+        new = self.store.record_move(
+            row,
+            outcome.text,
+            outcome.board,
+            outcome.moves,
+            won=outcome.won,
+            score=outcome.score,
+            options=outcome.options,
+            steps=outcome.steps,
+            records=records,
+        )
+        return new, self.store.best(new.game, new.variant)
 
     async def undo(self, request: Request) -> Response:
         data = await self.body(request)
@@ -340,7 +342,10 @@ class Arcade:
                 raise ApiError(409, "nothing_to_undo", "no move to take back")
             return new
 
-        return JSONResponse(await self.show_state(await self.db(take_back)))
+        new, best = await self.db(
+            lambda: (new := take_back(), self.store.best(new.game, new.variant))
+        )
+        return JSONResponse(await run_in_threadpool(self._state_with, new, best, None))
 
     async def hint(self, request: Request) -> Response:
         row = await self.row(request.path_params["game_id"])
