@@ -169,3 +169,14 @@ def test_upgrade_from_a_version_2_file_splits_records_by_kind_of_deal(tmp_path):
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     raw.close()
+
+
+def test_serve_refuses_bad_retention_and_move_rate(capsys, tmp_path):
+    from tilegames.cli import main
+
+    db = str(tmp_path / "never.sqlite3")
+    assert main(["serve", "--db", db, "--retention-days", "0"]) == 2
+    assert "--retention-days" in capsys.readouterr().err
+    assert main(["serve", "--db", db, "--client-move-rate", "-1"]) == 2
+    assert "--client-move-rate" in capsys.readouterr().err
+    assert not (tmp_path / "never.sqlite3").exists()  # refused before the database is opened
