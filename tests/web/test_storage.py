@@ -180,3 +180,27 @@ def test_serve_refuses_bad_retention_and_move_rate(capsys, tmp_path):
     assert main(["serve", "--db", db, "--client-move-rate", "-1"]) == 2
     assert "--client-move-rate" in capsys.readouterr().err
     assert not (tmp_path / "never.sqlite3").exists()  # refused before the database is opened
+
+
+def test_the_checkpoint_thread_truncates_the_log_and_purges(tmp_path, monkeypatch):
+    from tilegames.store import executor
+
+    monkeypatch.setattr(executor, "CHECKPOINT_SECONDS", 0.05)
+    monkeypatch.setattr(executor, "TRUNCATE_SECONDS", 0.0)
+    path = tmp_path / "upkeep.sqlite3"
+    store = Store(path, retention=3600.0)
+    try:
+        old = store.create_game("slide", "3x3", START)
+        store.run(store._db.execute, "UPDATE games SET updated = 0 WHERE id = ?", (old.id,))
+        for n in range(50):
+            store.create_game("slide", "3x3", f"{START} {n}")
+        wal = path.with_name(path.name + "-wal")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and (
+            store.game(old.id) is not None or wal.stat().st_size > 0
+        ):
+            time.sleep(0.05)
+        assert store.game(old.id) is None  # purged by the periodic upkeep, not by a request
+        assert wal.stat().st_size == 0  # and the log truncated after it
+    finally:
+        store.close()
