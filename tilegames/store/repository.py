@@ -18,7 +18,7 @@ import shutil
 import sqlite3
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -355,7 +355,7 @@ class Store(GroupCommit):
             record = self._finish(row, moves + row.taken_back, seconds, score, now, records)
         new = self._game(row.id)
         assert new is not None
-        return new if record is None else _replace_record(new, record)
+        return new if record is None else replace(new, record=record)
 
     def _finish(
         self,
@@ -523,12 +523,6 @@ def _game_row(row: sqlite3.Row) -> GameRow:
     data = dict(row)
     data["options"] = json.loads(data["options"])
     return GameRow(**data)
-
-
-def _replace_record(row: GameRow, record: Record) -> GameRow:
-    from dataclasses import replace
-
-    return replace(row, record=record)
 
 
 __all__ = [

@@ -220,7 +220,7 @@ class Arcade:
         return await run_in_threadpool(self._state_with, row, best, extra)
 
     def _state_with(
-        self, row: GameRow, best: list[Any], extra: dict[str, Any] | None
+        self, row: GameRow, best: list[Best], extra: dict[str, Any] | None
     ) -> dict[str, Any]:
         """The JSON state of a game: common fields and the game's own ``view``. O(1) in its history."""
         game = games.adapter(row.game)
