@@ -155,16 +155,31 @@ def test_a_get_and_a_move_never_read_the_history(client, store):
         client.post(f"/api/games/{gid}/moves", json={"move": move})
         board.push(move)
     statements: list[str] = []
+    read = store.read
+
+    def traced(fn):  # the reader connections (GETs) are traced too
+        def run(db):
+            db.set_trace_callback(statements.append)
+            try:
+                return fn(db)
+            finally:
+                db.set_trace_callback(None)
+
+        return read(run)
+
+    store.read = traced
     store.run(store._db.set_trace_callback, statements.append)
     try:
         got = client.get(f"/api/games/{gid}").json()
+        read_by_get = len(statements)
         move = next(iter(board.moves("moves")))
         moved = client.post(f"/api/games/{gid}/moves", json={"move": move}).json()
     finally:
         store.run(store._db.set_trace_callback, None)
+        del store.read
     reads_of_plies = [s for s in statements if "FROM plies" in s or "FROM results" in s]
     assert reads_of_plies == []
-    assert statements  # the trace did see the requests' queries
+    assert read_by_get > 0 and len(statements) > read_by_get  # the trace saw both requests
     history = store.history(gid)
     assert got["steps"] == sum(len(m.partition(":")[2]) for m in history[:6])
     assert moved["steps"] == sum(len(m.partition(":")[2]) for m in history)
@@ -191,3 +206,25 @@ def test_racing_moves_at_one_ply_have_exactly_one_winner(client, store):
         thread.join()
     assert sorted(answers) == [200] + [409] * 7
     assert store.game(gid).plies == 1 and len(store.history(gid)) == 1
+
+
+def test_a_get_does_not_wait_for_the_writer(client, store):
+    """Reads run on their own connections: a GET answers while the writer thread is busy."""
+    import threading
+
+    state = new(client, game="slide", width=3, height=3, seed=3)
+    busy, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        busy.set()
+        release.wait(60)
+
+    holding = store.submit(hold)
+    try:
+        assert busy.wait(30)
+        got = client.get(f"/api/games/{state['id']}")
+        assert got.status_code == 200 and got.json()["board"] == state["board"]
+        assert not holding.done()  # answered while the writer was still held
+    finally:
+        release.set()
+    holding.result(30)

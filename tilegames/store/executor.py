@@ -57,6 +57,9 @@ class GroupCommit:
         self.operations = 0
         self._queue: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._closed = False
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
         self._writer = threading.Thread(
             target=self._write_loop, name="tilegames-store", daemon=True
         )
@@ -87,6 +90,32 @@ class GroupCommit:
         if threading.current_thread() is self._writer:
             return fn(*args)
         return self.submit(fn, *args).result()
+
+    def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run the read-only ``fn(connection)`` on the calling thread's own connection.
+
+        In WAL mode a reader sees every committed write (so everything answered) and never waits for the
+        writer's batch and its fsync: GETs do not queue behind moves. On the writer thread, or for an
+        in-memory database, it runs on the writer's connection.
+        """
+        if threading.current_thread() is self._writer or str(self.path) == ":memory:":
+            return self.run(fn, self._db)
+        if self._closed:
+            raise StoreError(f"the store {self.path} is closed")
+        try:
+            db = getattr(self._local, "db", None)
+            if db is None:
+                db = sqlite3.connect(
+                    str(self.path), check_same_thread=False, isolation_level=None, timeout=10.0
+                )
+                db.row_factory = sqlite3.Row
+                db.execute("PRAGMA query_only=ON")
+                self._local.db = db
+                with self._readers_lock:
+                    self._readers.append(db)
+            return fn(db)
+        except sqlite3.Error as error:
+            raise StoreError(f"database {self.path}: {error}") from error
 
     def _write_loop(self) -> None:
         while True:
@@ -179,6 +208,10 @@ class GroupCommit:
         self._stop.set()
         if self._checkpointer.is_alive():
             self._checkpointer.join()
+        with self._readers_lock:
+            for reader in self._readers:
+                with contextlib.suppress(sqlite3.Error):
+                    reader.close()
         with contextlib.suppress(sqlite3.Error):
             self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()

@@ -272,8 +272,16 @@ class Store(GroupCommit):
         return self.run(self._game, game_id)
 
     def _game(self, game_id: str) -> GameRow | None:
-        row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        return _game_row(row) if row is not None else None
+        return _select_game(self._db, game_id)
+
+    def game_and_best(self, game_id: str) -> tuple[GameRow | None, list[Best]]:
+        """The game and its variant's bests, read beside the writer (never queued behind a commit)."""
+
+        def read(db: sqlite3.Connection) -> tuple[GameRow | None, list[Best]]:
+            row = _select_game(db, game_id)
+            return row, [] if row is None else _select_best(db, row.game, row.variant)
+
+        return self.read(read)
 
     def history(self, game_id: str) -> list[str]:
         """The moves on the game's history, oldest first (for replays and tests; requests never need it)."""
@@ -492,31 +500,39 @@ class Store(GroupCommit):
 
     def best(self, game: str | None = None, variant: str | None = None) -> list[Best]:
         """The table of bests (kept up to date by each win), per game and variant."""
-        query = "SELECT * FROM bests"
-        clauses, params = [], []
-        if game is not None:
-            clauses.append("game = ?")
-            params.append(game)
-        if variant is not None:
-            clauses.append("variant = ?")
-            params.append(variant)
-        if clauses:
-            query += " WHERE " + " AND ".join(clauses)
-        query += " ORDER BY game, variant"
-        rows = self.run(lambda: self._db.execute(query, params).fetchall())
-        return [
-            Best(
-                r["game"],
-                r["variant"],
-                r["played"],
-                r["fewest_moves"],
-                r["fastest_seconds"],
-                r["top_score"],
-                r["unassisted"],
-                r["label"],
-            )
-            for r in rows
-        ]
+        return self.run(lambda: _select_best(self._db, game, variant))
+
+
+def _select_game(db: sqlite3.Connection, game_id: str) -> GameRow | None:
+    row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return _game_row(row) if row is not None else None
+
+
+def _select_best(db: sqlite3.Connection, game: str | None, variant: str | None) -> list[Best]:
+    query = "SELECT * FROM bests"
+    clauses, params = [], []
+    if game is not None:
+        clauses.append("game = ?")
+        params.append(game)
+    if variant is not None:
+        clauses.append("variant = ?")
+        params.append(variant)
+    if clauses:
+        query += " WHERE " + " AND ".join(clauses)
+    query += " ORDER BY game, variant"
+    return [
+        Best(
+            r["game"],
+            r["variant"],
+            r["played"],
+            r["fewest_moves"],
+            r["fastest_seconds"],
+            r["top_score"],
+            r["unassisted"],
+            r["label"],
+        )
+        for r in db.execute(query, params).fetchall()
+    ]
 
 
 def _game_row(row: sqlite3.Row) -> GameRow:

@@ -170,7 +170,21 @@ class Arcade:
         return row
 
     async def row(self, game_id: str) -> GameRow:
-        return await self.db(self._row, game_id)
+        """The game as last committed, read beside the writer (a stale read is harmless: every write
+        checks the ply it was based on)."""
+        return (await self.read_game(game_id))[0]
+
+    async def read_game(self, game_id: str) -> tuple[GameRow, list[Best]]:
+        """The game and its bests from a reader connection in the thread pool, or 404."""
+        if len(game_id) > 64:
+            raise ApiError(404, "no_such_game", f"no game with id {game_id!r}")
+        try:
+            row, best = await run_in_threadpool(self.store.game_and_best, game_id)
+        except StoreError as error:
+            raise storage_error(error) from None
+        if row is None:
+            raise ApiError(404, "no_such_game", f"no game with id {game_id!r}")
+        return row, best
 
     def ply_of(self, data: dict[str, Any]) -> int | None:
         """The ``ply`` a move or an undo was made at, if the client sent one."""
@@ -260,10 +274,7 @@ class Arcade:
         return JSONResponse({"ok": True, **checked})
 
     async def show(self, request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        row, best = await self.db(
-            lambda: (row := self._row(game_id), self.store.best(row.game, row.variant))
-        )
+        row, best = await self.read_game(request.path_params["game_id"])
         return JSONResponse(await run_in_threadpool(self._state_with, row, best, None))
 
     async def delete(self, request: Request) -> Response:
