@@ -239,7 +239,9 @@ def main() -> None:
         if url is None:
             nice = ("nice", "-n", str(args.server_nice)) if args.server_nice else ()
             server = ServerProcess(
-                Path(tmp) / "load.sqlite3", prefix=nice, options=("--sync", args.sync)
+                Path(tmp) / "load.sqlite3",
+                prefix=nice,
+                options=("--sync", args.sync, "--client-move-rate", "1000000"),
             )
             server.start()
             url, process = server.url, server.process

@@ -15,7 +15,14 @@ from tilegames.web import create_app
 from tilegames.web.limits import Limits
 
 # Cold numba caches (a fresh CI machine) make the first solve of each engine compile for seconds.
-GENEROUS = Limits(heavy_burst=10_000, workers=1, solve_seconds=120.0, deal_seconds=120.0)
+GENEROUS = Limits(
+    heavy_burst=10_000,
+    move_burst=10_000,
+    client_move_burst=100_000,
+    workers=1,
+    solve_seconds=120.0,
+    deal_seconds=120.0,
+)
 
 
 @pytest.fixture(scope="module")

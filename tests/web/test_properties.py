@@ -20,8 +20,11 @@ SETTINGS = settings(
 
 
 def push_all(board, move) -> bool:
-    """Apply a slide move string to a copy; True (and applied to `board`) only if every letter is legal."""
+    """Apply a slide move string to a copy; True (and applied to `board`) only if it is one line in one
+    direction (one letter, at most max(W, H) - 1 times) and every letter is legal."""
     if not isinstance(move, str) or not move or set(move) - set("UDLR"):
+        return False
+    if len(set(move)) != 1 or len(move) > max(board.width, board.height) - 1:
         return False
     trial = board.copy()
     try:

@@ -37,6 +37,16 @@ class Limits:
     """Time limit of dealing a new game (deals by exact distance can take a few seconds on 4×4)."""
     workers: int = 2
     """Worker processes for solves, hints and deals."""
+    move_burst: int = 40
+    """Moves and undos one game accepts at once ...  (a token bucket per game, and one per client:)"""
+    move_per_second: float = 20.0
+    """... and how fast its allowance refills (a speed-solver's 10 moves a second and the Solve playback's
+    3 fit well inside; a no-op storm of 164 requests a second does not)."""
+    client_move_burst: int = 80
+    client_move_per_second: float = 40.0
+    """Moves and undos one client (over all its games) makes at once, and their refill rate."""
+    max_plies: int = 100_000
+    """Moves one game keeps at most (its history): past it, a move is refused with 409 ``too_many_moves``."""
 
 
 @dataclass
