@@ -154,7 +154,7 @@ const WORDS = {
     "best.game": "游戏",
     "best.variant": "尺寸 / 布局",
     "best.played": "局数",
-    "best.unassisted": "无提示",
+    "best.unassisted": "未用帮助",
     "best.moves": "最少步数",
     "best.fastest": "最快",
     "best.score": "最高分",
