@@ -44,5 +44,9 @@ def test_every_screen_runs_under_the_strict_csp(play, page):
     page.click("[data-lang-switch]")
     page.click(".brand")
     page.wait_for_selector("[data-best][data-loaded]")
-    assert page.evaluate("(() => { try { eval('1'); return 'off'; } catch { return 'on'; } })()") == "on"
+    in_force = (
+        "(() => { document.body.insertAdjacentHTML('beforeend', '<span id=csp style=\"display: none\">');"
+        " return getComputedStyle(document.getElementById('csp')).display; })()"
+    )
     assert refused == []
+    assert page.evaluate(in_force) != "none"  # the policy is in force: an inline style is refused
