@@ -110,7 +110,13 @@ function ensureSvg(screen, state) {
   }
   screen.svg.append(tiles, screen.layer);
   // Never smaller than a finger: past that the board scrolls inside its frame (CSSOM, allowed by the CSP).
+  // Otherwise as wide as fits the screen's height, so a board that can be seen whole needs no scrolling.
+  const aspect = ((dw + 2) * CW) / ((dh + 2) * CH);
   screen.svg.style.minWidth = `${(dw + 2) * MIN_TARGET}px`;
+  // A board too tall to fit anyway takes the whole width (bigger tiles) and scrolls.
+  if ((window.innerHeight - 288) * aspect >= (dw + 2) * MIN_TARGET) {
+    screen.svg.style.maxWidth = `min(100%, calc((100dvh - 18rem) * ${aspect.toFixed(4)}))`;
+  }
   screen.board.replaceChildren(screen.svg);
 }
 
