@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the arcade: one per game, the home screen, and a phone-sized view.
+"""Take the README's screenshots of the arcade: one per game, the home screen, a win, help, and a phone-sized view, in English and in Chinese (files ending in -zh).
 
 Run: .venv/bin/python tests/browser/screenshots.py [--out docs/screenshots]
 It starts `tilegames serve` on a free port with a temporary database and drives Debian's chromium.
@@ -55,12 +55,16 @@ def main() -> None:
             browser = p.chromium.launch(
                 executable_path="/usr/bin/chromium", headless=True, args=ARGS
             )
-            page = browser.new_page(viewport={"width": 900, "height": 860})
-            shoot(page, url, out)
+            for locale, tag in (("en-US", ""), ("zh-CN", "-zh")):
+                context = browser.new_context(
+                    viewport={"width": 1100, "height": 860}, locale=locale
+                )
+                shoot(context.new_page(), url, out, tag)
+                context.close()
             browser.close()
 
 
-def shoot(page, url: str, out: Path) -> None:
+def shoot(page, url: str, out: Path, tag: str) -> None:
     # Slide: a 4×4 deal, three moves made, a hint lit.
     state = open_game(page, url, "slide", {"width": 4, "height": 4})
     board = slide.Board.parse(state["board"])
@@ -73,7 +77,7 @@ def shoot(page, url: str, out: Path) -> None:
     page.click("[data-action=hint]")
     page.wait_for_selector(".tile.hint")
     page.wait_for_timeout(400)
-    page.screenshot(path=str(out / "slide.png"))
+    page.screenshot(path=str(out / f"slide{tag}.png"))
 
     # Klotski: 横刀立马 after a few optimal moves, one piece selected.
     state = open_game(page, url, "klotski", {"layout": "横刀立马"})
@@ -89,7 +93,7 @@ def shoot(page, url: str, out: Path) -> None:
             plies += 1
             wait_plies(page, plies)
     page.wait_for_timeout(400)
-    page.screenshot(path=str(out / "klotski.png"))
+    page.screenshot(path=str(out / f"klotski{tag}.png"))
 
     # Lianliankan: 14×6, some pairs gone, the last path still drawn.
     state = open_game(page, url, "link", {"width": 14, "height": 6, "kinds": 21, "gravity": False})
@@ -101,7 +105,7 @@ def shoot(page, url: str, out: Path) -> None:
             page.click(f".lt[data-r='{r}'][data-c='{c}']")
         wait_plies(page, index + 1)
     page.wait_for_timeout(150)
-    page.screenshot(path=str(out / "link.png"))
+    page.screenshot(path=str(out / f"link{tag}.png"))
 
     # Finish two small games, so the home screen has best results to show.
     for settings in (
@@ -117,18 +121,27 @@ def shoot(page, url: str, out: Path) -> None:
             board.push(letter)
             wait_plies(page, index + 1)
         page.wait_for_selector(".overlay")
-        page.click(".overlay button:has-text('Close')")
+        if settings["distance"] == 10:
+            page.wait_for_timeout(400)
+            page.screenshot(path=str(out / f"win{tag}.png"))
+        page.keyboard.press("Escape")
 
     # Home screen, and the Klotski screen on a phone.
     page.goto(url + "/#/")
     page.wait_for_selector("[data-best][data-loaded]")
     page.wait_for_timeout(300)
-    page.screenshot(path=str(out / "home.png"))
+    page.screenshot(path=str(out / f"home{tag}.png"))
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(url + "/#/klotski")
     page.wait_for_selector("[data-piece]")
     page.wait_for_timeout(300)
-    page.screenshot(path=str(out / "phone.png"))
+    page.screenshot(path=str(out / f"phone{tag}.png"))
+    page.click("[data-action=help]")
+    page.wait_for_selector(".overlay")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(out / f"help{tag}.png"))
+    page.keyboard.press("Escape")
+    page.set_viewport_size({"width": 1100, "height": 860})
 
 
 if __name__ == "__main__":

@@ -30,7 +30,8 @@ def test_klotski_custom_layout_to_best_result(play, page):
     assert play.state()["variant"] == "横刀立马"
     page.wait_for_selector("[data-piece]")
     assert page.locator(".piece.boss").count() == 1
-    assert page.text_content(".piece.boss") == "曹操"
+    assert page.text_content(".piece.boss .kname") == "曹操"
+    assert page.get_attribute(".piece.boss", "aria-label") == "Cao Cao, row 1, column 2"
 
     # The editor refuses an invalid layout with the engine's reason.
     page.select_option("select[name=layout]", "custom")

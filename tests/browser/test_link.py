@@ -21,11 +21,34 @@ def test_link_game_to_best_result(play, page):
     board = link.Board.parse(state["board"])
     cells = {(r, c): board[(r, c)] for r in range(4) for c in range(6)}
 
-    # Two different tiles: shown as wrong, nothing changes.
+    # Two different tiles: the second becomes the pick, with no request to the server.
     a = (0, 0)
     b = next(cell for cell, kind in cells.items() if kind != cells[a])
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url))
     click_pair(page, [a, b])
-    page.wait_for_selector(".lt.wrong")
+    assert (
+        page.get_attribute(f".lt[data-r='{b[0]}'][data-c='{b[1]}']", "class").count("picked") == 1
+    )
+    assert page.locator(".lt.picked").count() == 1 and not sent
+    page.click(f".lt[data-r='{b[0]}'][data-c='{b[1]}']")  # the pick again: dropped
+    assert page.locator(".lt.picked").count() == 0
+
+    # Two equal tiles no line can join: shown as wrong, nothing changes.
+    joinable = {frozenset(pair) for pair in board.pairs()}
+    blocked = next(
+        (
+            (x, y)
+            for x in cells
+            for y in cells
+            if x < y and cells[x] == cells[y] and frozenset((x, y)) not in joinable
+        ),
+        None,
+    )
+    if blocked is not None:
+        click_pair(page, blocked)
+        page.wait_for_selector(".lt.wrong")
+        assert "two turns" in page.inner_text("[data-message]")
     assert play.state()["plies"] == 0
 
     # A hint lights a removable pair.

@@ -73,18 +73,21 @@ def test_slide_game_from_deal_to_best_result(play, page):
     assert "slide 3x3 d10" in play.best_rows()
 
 
-def test_slide_solve_button_plays_back_and_pauses(play, page):
+def test_slide_solve_asks_plays_back_and_pauses(play, page):
     play.open("slide", {"width": 3, "height": 3, "distance": 5})
     play.press("solve")
+    page.wait_for_selector(".overlay[role=dialog]")
+    page.keyboard.press("Enter")  # confirms
     page.wait_for_selector("[data-action=solve][data-playing]")
     play.wait_plies(1)
-    play.press("solve")  # pause
-    page.wait_for_selector("[data-action=solve]:has-text('Resume')")
-    page.wait_for_timeout(1500)  # a move already sent may still land
+    page.keyboard.press("p")  # pause: the board hides, the playback waits
+    page.wait_for_selector("[data-board][hidden]", state="attached")
+    assert page.get_attribute("[data-stat=time]", "data-paused") == "1"
+    page.wait_for_timeout(1000)  # a move already sent may still land
     paused_at = play.plies()
     page.wait_for_timeout(900)
     assert play.plies() == paused_at < 5
-    play.press("solve")  # resume
+    page.keyboard.press("p")  # resume
     page.wait_for_selector(".overlay")
     final = play.state()
     assert final["status"] == "won" and final["moves"] == 5 and final["autoplay"] is True

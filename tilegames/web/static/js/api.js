@@ -34,8 +34,9 @@ export const api = {
   best: (game) => call(game ? `/api/best?game=${game}` : "/api/best"),
   create: (params) => call("/api/games", { method: "POST", body: params }),
   game: (id) => call(`/api/games/${encodeURIComponent(id)}`),
-  move: (id, move) => call(`/api/games/${encodeURIComponent(id)}/moves`, { method: "POST", body: { move } }),
-  undo: (id) => call(`/api/games/${encodeURIComponent(id)}/undo`, { method: "POST" }),
+  // `ply`: the game's plies when the move was chosen, so the server can refuse (409 conflict) if it moved on.
+  move: (id, move, ply) => call(`/api/games/${encodeURIComponent(id)}/moves`, { method: "POST", body: { move, ply } }),
+  undo: (id, ply) => call(`/api/games/${encodeURIComponent(id)}/undo`, { method: "POST", body: { ply } }),
   hint: (id) => call(`/api/games/${encodeURIComponent(id)}/hint`, { method: "POST" }),
   checkLayout: (layout) => call("/api/klotski/check", { method: "POST", body: { layout } }),
   solve: (id) => call(`/api/games/${encodeURIComponent(id)}/solve`, { method: "POST" }),

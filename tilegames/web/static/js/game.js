@@ -1,11 +1,15 @@
-// The frame every game shares: settings, toolbar (undo, hint, solve/pause), status (moves, time), board, win screen.
-// A game module supplies: settings(catalog) -> {node, params()}, render(state, screen), showHint(hint, screen),
-// and optionally onKey(event, screen). The game id lives in localStorage so a reload finds the game again.
+// The frame every game shares: settings, status (moves, time), board, toolbar (undo, redo, hint, solve, pause),
+// the message line, help, confirmations and the win card. A game module supplies: settings(catalog, screen) ->
+// {node, params(), restore(saved)}, render(state, screen), showHint(hint, screen), illegal(move, error, screen),
+// extra(state), and optionally onKey(event, screen). The game id lives in localStorage so a reload finds it again.
 
 import { api, ApiError } from "./api.js";
-import { clock, dialog, el, sleep, toast } from "./ui.js";
+import { help } from "./help.js";
+import { errorText, t } from "./i18n.js";
+import { clock, confirm, dialog, el, rowsList, sleep, toast } from "./ui.js";
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const IDLE_CAP = 60; // seconds: the server's clock counts at most this much of any gap between actions
+const QUIET_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "CapsLock", "Tab"]); // keys that never act
 
 export class GameScreen {
   constructor(root, game, spec, catalog) {
@@ -14,8 +18,12 @@ export class GameScreen {
     this.spec = spec;
     this.catalog = catalog;
     this.state = null;
-    this.busy = false;
-    this.playing = null; // solve playback: {moves, index, paused}
+    this.playing = null; // solve playback: {stopped}
+    this.paused = false;
+    this.queue = Promise.resolve(); // moves are sent one after another, in the order they were made
+    this.waiting = 0; // actions queued or on their way
+    this.done = []; // the moves made on this screen, one per ply, for redo
+    this.undone = []; // moves taken back, to redo until a new move is made
     this.key = `tilegames.${game}`;
     this.build();
   }
@@ -29,39 +37,45 @@ export class GameScreen {
     } catch {
       localStorage.removeItem(`${this.key}.settings`);
     }
-    this.movesOut = el("output", { "data-stat": "moves", text: "0" });
-    this.timeOut = el("output", { "data-stat": "time", text: "0:00" });
-    this.extraOut = el("output", { "data-stat": "extra" });
-    this.undoButton = el("button", { type: "button", "data-action": "undo", onclick: () => this.undo(), title: "Undo (U)" }, "↶ Undo");
-    this.hintButton = el("button", { type: "button", "data-action": "hint", onclick: () => this.hint(), title: "Hint (H)" }, "✦ Hint");
-    this.solveButton = el("button", { type: "button", "data-action": "solve", onclick: () => this.solveOrPause(), title: "Solve (S)" }, "▶ Solve");
+    const button = (action, label, shortcut, fn) =>
+      el("button", { type: "button", "data-action": action, "aria-keyshortcuts": shortcut, title: `${label} (${shortcut})`, onclick: fn }, label);
+    this.movesOut = el("span", { class: "stat", "data-stat": "moves", text: "0" });
+    this.timeOut = el("span", { class: "stat", "data-stat": "time", text: "0:00" });
+    this.extraOut = el("span", { class: "stat", "data-stat": "extra" });
+    this.undoButton = button("undo", t("btn.undo"), "U", () => this.undo());
+    this.redoButton = button("redo", t("btn.redo"), "R", () => this.redo());
+    this.hintButton = button("hint", t("btn.hint"), "H", () => this.hint());
+    this.solveButton = button("solve", t("btn.solve"), "S", () => this.solve());
+    this.pauseButton = button("pause", t("btn.pause"), "P", () => this.togglePause());
+    this.restartButton = button("restart", t("btn.restart"), "", () => this.restart());
+    this.restartButton.hidden = true;
+    this.newButton = el("button", { type: "submit", class: "primary", "data-action": "new", "aria-keyshortcuts": "N" }, t("btn.new"));
     this.board = el("div", { class: `board ${this.game}`, "data-board": this.game });
-    this.message = el("p", { class: "message", "aria-live": "polite" });
+    this.board.addEventListener("pointerdown", () => this.stopPlayback(), true);
+    this.cover = el("button", { type: "button", class: "cover", "data-cover": "", hidden: true, onclick: () => this.togglePause() }, t("msg.paused"));
+    this.message = el("p", { class: "message", "data-message": "", role: "status" });
     this.root.replaceChildren(
       el(
         "section",
         { class: `screen ${this.game}` },
-        el("h1", {}, this.spec.title),
-        el(
-          "form",
-          { class: "settings", onsubmit: (e) => { e.preventDefault(); this.newGame(); } },
-          settings.node,
-          el("button", { type: "submit", class: "primary", "data-action": "new" }, "New game"),
-        ),
-        el(
-          "div",
-          { class: "status" },
-          el("span", {}, "Moves ", this.movesOut),
-          el("span", {}, "Time ", this.timeOut),
-          el("span", { class: "extra" }, this.extraOut),
-        ),
-        this.board,
-        el("div", { class: "toolbar" }, this.undoButton, this.hintButton, this.solveButton),
-        this.message,
-        el("p", { class: "keys" }, this.spec.keys || ""),
+        el("div", { class: "title" },
+          el("h1", { text: t(`${this.game}.title`) }),
+          el("button", { type: "button", class: "help", "data-action": "help", "aria-keyshortcuts": "?", onclick: () => this.showHelp() }, `? ${t("btn.help")}`)),
+        el("form", { class: "settings", onsubmit: (e) => { e.preventDefault(); this.newGame(); }, onchange: (e) => this.settingChanged(e) },
+          settings.node, this.newButton),
+        el("div", { class: "status" },
+          el("span", {}, `${t("stat.moves")} `, this.movesOut),
+          el("span", {}, `${t("stat.time")} `, this.timeOut),
+          el("span", { class: "extra" }, this.extraOut)),
+        el("div", { class: "controls" },
+          el("div", { class: "toolbar", role: "toolbar", "aria-label": t(`${this.game}.title`) },
+            this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton),
+          this.message),
+        el("div", { class: "board-wrap" }, this.board, this.cover),
+        el("p", { class: "keys", text: t(`${this.game}.keys`) }),
       ),
     );
-    this.onKey = (event) => this.key_(event);
+    this.onKey = (event) => this.keyDown(event);
     document.addEventListener("keydown", this.onKey);
     this.ticker = setInterval(() => this.tick(), 250);
   }
@@ -72,61 +86,112 @@ export class GameScreen {
     if (this.playing) this.playing.stopped = true;
   }
 
-  async start() {
+  /** Show `state` if given (a language switch keeps the game on screen), else the saved game, else deal. */
+  async start(state = null) {
+    if (state) {
+      this.show(state, { quiet: true });
+      return;
+    }
     const saved = localStorage.getItem(this.key);
     if (saved) {
       try {
-        const state = await api.game(saved);
-        if (state.status === "playing") {
-          this.show(state);
-          this.say("Welcome back: your game is as you left it.");
+        const found = await api.game(saved);
+        if (found.status === "playing") {
+          this.show(found);
+          this.say(t("msg.welcome"));
           return;
         }
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
       }
     }
-    await this.newGame();
+    await this.newGame({ ask: false });
   }
 
-  async newGame() {
-    if (this.playing) this.playing.stopped = true;
-    this.playing = null;
-    this.say("Dealing…");
+  /** A game in progress that a new deal would throw away. */
+  midGame() {
+    return Boolean(this.state && this.state.status === "playing" && this.state.plies > 0);
+  }
+
+  async newGame({ ask = true, params = null } = {}) {
+    if (ask && this.midGame() && !(await confirm(t("ask.new"), this.newButton))) return;
+    this.stopPlayback(false);
+    this.setPaused(false);
+    this.say(t("msg.dealing"));
     try {
-      const params = this.settings.params();
-      const state = await api.create({ game: this.game, ...params });
+      const chosen = params ?? this.settings.params();
+      const state = await api.create({ game: this.game, ...chosen });
       localStorage.setItem(this.key, state.id);
-      localStorage.setItem(`${this.key}.settings`, JSON.stringify(params));
+      if (!params?.deal) localStorage.setItem(`${this.key}.settings`, JSON.stringify(chosen));
       this.show(state);
       this.say("");
     } catch (error) {
-      this.say(error.message, "error");
-      toast(error.message, "error");
+      this.say(errorText(error), "error");
     }
   }
 
-  show(state) {
+  /** Same deal from the start (when the server names its deals). */
+  async restart() {
+    if (!this.state?.deal) return;
+    await this.newGame({ params: { deal: this.state.deal } });
+  }
+
+  /** A size, level or layout picked in the settings deals at once, asking first in the middle of a game. */
+  async settingChanged(event) {
+    if (!event.target.matches?.("[data-deal]")) return;
+    if (this.midGame() && !(await confirm(t("ask.change"), event.target))) {
+      try {
+        this.settings.restore?.(JSON.parse(localStorage.getItem(`${this.key}.settings`) || "null") ?? {});
+      } catch {
+        // nothing saved to go back to
+      }
+      return;
+    }
+    await this.newGame({ ask: false });
+  }
+
+  show(state, { quiet = false } = {}) {
+    if (state.id !== this.state?.id) {
+      this.done = [];
+      this.undone = [];
+    }
     this.state = state;
-    this.shownAt = performance.now();
+    this.clockBase = state.seconds;
+    this.clockFrom = state.running ? performance.now() : null;
     this.board.dataset.gameId = state.id;
     this.board.dataset.status = state.status;
     this.board.dataset.moves = state.moves;
     this.board.dataset.plies = state.plies;
     this.movesOut.textContent = String(state.moves);
-    this.undoButton.disabled = !state.can_undo;
-    this.hintButton.disabled = state.status !== "playing";
-    this.solveButton.disabled = state.status !== "playing" && !this.playing;
     this.spec.render(state, this);
+    this.buttons();
     this.tick();
-    if (state.status === "won") this.won();
+    if (state.status === "won" && !quiet) this.won();
+  }
+
+  buttons() {
+    const playing = this.state?.status === "playing";
+    this.undoButton.disabled = !this.state?.can_undo || this.paused;
+    this.redoButton.disabled = !playing || !this.undone.length || this.paused;
+    this.hintButton.disabled = !playing || this.paused || this.hinting;
+    this.solveButton.disabled = !playing && !this.playing;
+    this.pauseButton.disabled = !playing;
+    this.restartButton.hidden = typeof this.state?.deal !== "string";
+  }
+
+  /** The seconds to show: the server's count, plus the time since it answered, capped as the server caps it. */
+  seconds() {
+    if (this.clockFrom === null) return { seconds: this.clockBase, idle: false };
+    const gap = (performance.now() - this.clockFrom) / 1000;
+    return { seconds: this.clockBase + Math.min(gap, IDLE_CAP), idle: gap > IDLE_CAP };
   }
 
   tick() {
     if (!this.state) return;
-    let seconds = this.state.seconds;
-    if (this.state.running) seconds += Math.min((performance.now() - this.shownAt) / 1000, 60);
-    this.timeOut.textContent = clock(seconds);
+    const { seconds, idle } = this.seconds();
+    const stopped = this.paused || (idle && this.state.status === "playing");
+    this.timeOut.textContent = stopped ? `${clock(seconds)} · ${t("stat.paused")}` : clock(seconds);
+    this.timeOut.dataset.paused = stopped ? "1" : "";
     if (this.spec.extra) this.extraOut.textContent = this.spec.extra(this.state, seconds);
   }
 
@@ -135,123 +200,252 @@ export class GameScreen {
     this.message.className = `message ${kind}`;
   }
 
-  // Send a move; the server answers the new state or a 4xx that changes nothing.
-  async move(move) {
-    if (!this.state || this.state.status !== "playing" || this.busy) return null;
-    this.busy = true;
-    try {
-      const state = await api.move(this.state.id, move);
-      this.show(state);
-      return state;
-    } catch (error) {
-      if (error.status === 422) this.spec.illegal?.(move, error, this);
-      else toast(error.message, "error");
-      await this.resync();
-      return null;
-    } finally {
-      this.busy = false;
-    }
+  /** Run `action` after every action queued before it; a failure of one does not block the next. */
+  enqueue(action) {
+    this.waiting += 1;
+    this.board.dataset.waiting = String(this.waiting);
+    const run = this.queue.then(action).finally(() => {
+      this.waiting -= 1;
+      this.board.dataset.waiting = String(this.waiting);
+    });
+    this.queue = run.catch(() => null);
+    return run;
   }
 
-  // After a refused move: if the game changed elsewhere (another tab), show the server's state.
-  async resync() {
+  /**
+   * Send a move (or a function of the state at sending time that returns one, or null for none). A player's
+   * move stops solve playback and forgets the moves to redo; the server answers the new state or an error.
+   */
+  move(move, { auto = false, redo = false } = {}) {
+    if (!auto) this.stopPlayback();
+    if (!auto && !redo) {
+      this.undone = [];
+      this.buttons();
+    }
+    return this.enqueue(async () => {
+      if (!this.state || this.state.status !== "playing" || (this.paused && !auto)) return null;
+      const text = typeof move === "function" ? move(this.state) : move;
+      if (!text) return null;
+      try {
+        const state = await api.move(this.state.id, text, this.state.plies);
+        this.done.push(text);
+        this.show(state);
+        return state;
+      } catch (error) {
+        await this.refused(error, text);
+        return null;
+      }
+    });
+  }
+
+  async refused(error, move = null) {
+    if (error.code === "conflict" || error.status === 409) {
+      await this.reload();
+      return;
+    }
+    if (error.status === 422 && move !== null) this.spec.illegal?.(move, error, this);
+    else toast(errorText(error), "error");
+    await this.reload(false);
+  }
+
+  /** Show the server's state of this game (after a refusal, or when it changed elsewhere). */
+  async reload(tell = true) {
     try {
       const fresh = await api.game(this.state.id);
-      if (fresh.board !== this.state.board || fresh.status !== this.state.status) this.show(fresh);
+      if (fresh.plies !== this.state.plies || fresh.board !== this.state.board || fresh.status !== this.state.status) {
+        this.done = [];
+        this.undone = [];
+        this.show(fresh);
+        if (tell) this.say(t("msg.reloaded"), "notice");
+      }
     } catch {
       // offline or gone: the next action will say so
     }
   }
 
-  async undo() {
-    if (!this.state || this.busy) return;
-    this.busy = true;
-    try {
-      this.show(await api.undo(this.state.id));
-    } catch (error) {
-      toast(error.message, "error");
-    } finally {
-      this.busy = false;
+  undo() {
+    this.stopPlayback();
+    return this.enqueue(async () => {
+      if (!this.state?.can_undo || this.paused) return;
+      try {
+        const state = await api.undo(this.state.id, this.state.plies);
+        const last = this.done.pop();
+        if (last !== undefined) this.undone.push(last);
+        this.show(state);
+      } catch (error) {
+        await this.refused(error);
+      }
+    });
+  }
+
+  redo() {
+    if (!this.undone.length) {
+      this.say(t("msg.nothingToRedo"));
+      return Promise.resolve(null);
     }
+    return this.move(this.undone.pop(), { redo: true });
   }
 
   async hint() {
-    if (!this.state || this.state.status !== "playing") return;
-    this.hintButton.disabled = true;
+    if (!this.state || this.state.status !== "playing" || this.hinting || this.paused) return;
+    this.hinting = true;
+    this.buttons();
+    this.hintButton.setAttribute("aria-busy", "true");
+    this.hintButton.classList.add("working");
+    this.say(t("msg.hinting"));
+    const asked = this.state;
     try {
-      const answer = await api.hint(this.state.id);
-      if (answer.hint.move === null) toast("No move to suggest.", "info");
+      const answer = await api.hint(asked.id);
+      this.say("");
+      if (answer.hint.move === null) this.say(t("msg.noHint"));
       else if (answer.board === this.state.board) this.spec.showHint(answer.hint, this);
       this.state.hints += 1;
     } catch (error) {
-      toast(error.message, "error");
+      this.say(errorText(error), "error");
     } finally {
-      this.hintButton.disabled = this.state.status !== "playing";
+      this.hinting = false;
+      this.hintButton.removeAttribute("aria-busy");
+      this.hintButton.classList.remove("working");
+      this.buttons();
     }
   }
 
-  async solveOrPause() {
+  /** Solve (asking first), or stop the playback under way. */
+  async solve() {
     if (this.playing) {
-      this.playing.paused = !this.playing.paused;
-      this.solveButton.textContent = this.playing.paused ? "▶ Resume" : "⏸ Pause";
-      this.say(this.playing.paused ? "Playback paused: press Resume (S) to go on." : "Playing the solution back…");
+      this.stopPlayback();
       return;
     }
     if (!this.state || this.state.status !== "playing") return;
-    this.say("Solving…");
+    if (!(await confirm(t("ask.solve"), this.solveButton))) return;
+    this.setPaused(false);
+    this.say(t("msg.solving"));
     let answer;
     try {
       answer = await api.solve(this.state.id);
     } catch (error) {
-      this.say(error.message, "error");
+      this.say(errorText(error), "error");
       return;
     }
-    this.say(`${answer.optimal ? "Optimal" : "A"} solution: ${answer.length} moves. Playing it back…`);
-    const playing = { moves: answer.moves, paused: false, stopped: false };
+    await this.queue; // moves made before the answer land first
+    const playing = { stopped: false };
     this.playing = playing;
-    this.solveButton.textContent = "⏸ Pause";
+    this.say(t(answer.optimal ? "msg.optimalSolution" : "msg.solution", { n: answer.length }));
+    this.solveButton.textContent = t("btn.stop");
     this.solveButton.dataset.playing = "1";
+    this.buttons();
     for (const move of answer.moves) {
       await sleep(this.spec.playbackDelay || 320);
-      while (playing.paused && !playing.stopped) await sleep(100);
+      while (this.paused && !playing.stopped) await sleep(100);
       if (playing.stopped) break;
-      if (!(await this.move(move))) break;
+      if (!(await this.move(move, { auto: true }))) {
+        if (!playing.stopped) this.stopPlayback();
+        break;
+      }
     }
-    if (this.playing === playing) this.playing = null;
-    this.solveButton.textContent = "▶ Solve";
+    if (this.playing === playing) {
+      this.playing = null;
+      this.playbackEnded();
+      if (this.state.status !== "won") this.say(t("msg.playbackDone"));
+    }
+  }
+
+  /** Stop solve playback, if any, saying so (unless the screen is moving on anyway). */
+  stopPlayback(tell = true) {
+    if (!this.playing) return;
+    this.playing.stopped = true;
+    this.playing = null;
+    this.playbackEnded();
+    if (tell) this.say(t("msg.playbackStopped"), "notice");
+  }
+
+  playbackEnded() {
+    this.solveButton.textContent = t("btn.solve");
     delete this.solveButton.dataset.playing;
-    this.solveButton.disabled = this.state.status !== "playing";
+    this.buttons();
   }
 
-  won() {
-    const s = this.state;
-    const rows = [["Your moves", String(s.moves)]];
-    if (s.steps !== undefined) rows.push(["Steps (one cell each)", String(s.steps)]);
-    if (s.optimal !== null && s.optimal !== undefined) rows.push(["Optimal", String(s.optimal)]);
-    rows.push(["Time", clock(s.seconds)]);
-    if (s.game === "link") rows.push(["Score", String(s.view.score)]);
-    if (s.best) {
-      rows.push([`Best moves (${s.variant})`, String(s.best.fewest_moves)]);
-      rows.push(["Best time", clock(s.best.fastest_seconds)]);
-      if (s.best.top_score !== null) rows.push(["Top score", String(s.best.top_score)]);
+  togglePause() {
+    if (!this.paused && this.state?.status !== "playing") return;
+    this.setPaused(!this.paused);
+  }
+
+  /** Pause hides the board and stops the clock shown; playback waits until the game resumes. */
+  setPaused(paused) {
+    if (paused === this.paused) return;
+    if (paused) {
+      this.clockBase = this.seconds().seconds;
+      this.clockFrom = null;
+    } else if (this.state?.running) {
+      this.clockFrom = performance.now();
     }
-    if (s.autoplay) rows.push(["Note", "played by the solver: not a record"]);
-    else if (s.hints || s.undos) rows.push(["Help used", `${plural(s.hints, "hint")}, ${plural(s.undos, "undo")}`]);
-    this.say("Solved!", "win");
-    dialog(this.spec.winTitle || "Solved!", rows, [
-      ["New game", () => this.newGame()],
-      ["Close", null],
-    ]);
+    this.paused = paused;
+    this.board.hidden = paused;
+    this.cover.hidden = !paused;
+    this.pauseButton.textContent = t(paused ? "btn.resume" : "btn.pause");
+    this.pauseButton.setAttribute("aria-pressed", String(paused));
+    if (paused) {
+      this.say(this.playing ? t("msg.playbackPaused") : t("msg.paused"));
+      this.focusBeforePause = document.activeElement;
+      this.cover.focus();
+    } else {
+      this.say(this.playing ? t("msg.playbackResumed") : "");
+      const back = this.focusBeforePause;
+      if (back && back !== document.body && back.isConnected) back.focus();
+    }
+    this.buttons();
+    this.tick();
   }
 
-  key_(event) {
+  showHelp() {
+    dialog(t("btn.help"), el("div", { class: "help-text" }, help(this.game).map((p) => el("p", { text: p }))), [[t("btn.close"), "close"]], {
+      kind: "help",
+      fallback: this.newButton,
+    });
+  }
+
+  async won() {
+    const s = this.state;
+    this.stopPlayback(false);
+    const rows = [[t("win.moves"), String(s.moves)]];
+    if (s.steps !== undefined) rows.push([t("win.steps"), String(s.steps)]);
+    if (s.optimal !== null && s.optimal !== undefined) rows.push([t("win.optimal"), String(s.optimal)]);
+    rows.push([t("win.time"), clock(s.seconds)]);
+    if (s.game === "link") rows.push([t("win.score"), String(s.view.score)]);
+    const record = s.record && typeof s.record === "object" ? s.record : null;
+    if (record) {
+      const p = record.previous;
+      const before = p ? [p.fewest_moves, p.fastest_seconds !== undefined ? clock(p.fastest_seconds) : null, p.top_score ?? null].filter((x) => x !== null && x !== undefined).join(" · ") : t("win.previousNone");
+      rows.push([t("win.previous"), before]);
+    } else if (s.best) {
+      rows.push([t("win.bestMoves"), String(s.best.fewest_moves)]);
+      rows.push([t("win.bestTime"), clock(s.best.fastest_seconds)]);
+      if (s.best.top_score !== null) rows.push([t("win.topScore"), String(s.best.top_score)]);
+    }
+    if (s.autoplay) rows.push([t("win.note"), t("win.autoplay")]);
+    else if (s.hints || s.undos) rows.push([t("win.help"), t("win.helpCount", { h: s.hints, u: s.undos })]);
+    this.say(t("msg.solved"), "win");
+    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows));
+    const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
+    const answer = await dialog(title, body, [[t("btn.new"), "new"], [t("btn.close"), "close"]], { kind: "win", fallback: this.newButton });
+    if (answer === "new") this.newGame({ ask: false });
+  }
+
+  keyDown(event) {
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
     if (event.target.closest?.("input, select, textarea")) return;
     if (document.querySelector(".overlay")) return;
+    if (QUIET_KEYS.has(event.key)) return;
     const k = event.key.toLowerCase();
-    if (k === "u" && !event.ctrlKey) { this.undo(); event.preventDefault(); return; }
-    if (k === "h") { this.hint(); event.preventDefault(); return; }
-    if (k === "s" && !event.ctrlKey) { this.solveOrPause(); event.preventDefault(); return; }
-    if (k === "n") { this.newGame(); event.preventDefault(); return; }
+    if (k === "p") { this.togglePause(); event.preventDefault(); return; }
+    if (this.paused) return;
+    if (this.playing && k !== "s") this.stopPlayback();
+    const actions = { u: () => this.undo(), r: () => this.redo(), h: () => this.hint(), s: () => this.solve(), n: () => this.newGame(), "?": () => this.showHelp() };
+    if (actions[k]) {
+      event.preventDefault();
+      actions[k]();
+      return;
+    }
     this.spec.onKey?.(event, this);
   }
 }

@@ -1,13 +1,13 @@
 // 华容道: drag a piece, or click it and use the arrow keys; consecutive moves of one piece count as one move.
 
 import { api } from "./api.js";
-import { el, svg, toast } from "./ui.js";
+import { errorText, lang, t } from "./i18n.js";
+import { el, svg } from "./ui.js";
 
-export const title = "华容道 · Klotski";
-export const keys = "Drag a piece, or click it (or Tab to it) and press arrows · U undo · H hint · S solve/pause · N new";
 export const playbackDelay = 420;
+export const winTitle = "win.escaped";
 const CELL = 100;
-const PAD = 14;
+const PAD = 30;
 const GENERALS = ["关羽", "张飞", "赵云", "马超", "黄忠", "魏延", "许褚", "典韦"];
 const STEP = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
 
@@ -23,16 +23,16 @@ export function art() {
 
 export function settings(catalog, screen) {
   const layouts = catalog.klotski.layouts;
-  const pick = el("select", { name: "layout", "aria-label": "layout" },
-    layouts.map((l) => el("option", { value: l.name, text: `${l.name} · ${l.alias}` })),
-    el("option", { value: "custom", text: "Custom layout…" }));
-  const text = el("textarea", { name: "custom", rows: 5, cols: 8, spellcheck: "false", "aria-label": "custom layout",
+  const pick = el("select", { name: "layout", "data-deal": "" },
+    layouts.map((l) => el("option", { value: l.name, text: lang() === "zh" ? l.name : `${l.alias} · ${l.name}` })),
+    el("option", { value: "custom", text: t("set.custom") }));
+  const text = el("textarea", { name: "custom", rows: 5, cols: 8, spellcheck: "false", "aria-label": t("set.customLabel"),
     placeholder: "ABBC\nABBC\nDEEF\nDGHF\nI..J" });
   text.value = "ABBC\nABBC\nDEEF\nDGHF\nI..J";
   const preview = el("div", { class: "preview" });
   const verdict = el("p", { class: "verdict", "data-verdict": "", "aria-live": "polite" });
   const editor = el("div", { class: "editor", hidden: true },
-    el("label", {}, "One letter per piece, '.' empty; one 2×2 piece (曹操) must reach the bottom centre.", text),
+    el("label", {}, t("set.customHelp"), text),
     el("div", {}, preview, verdict));
   let pending = 0;
   const check = async () => {
@@ -42,11 +42,11 @@ export function settings(catalog, screen) {
       const answer = await api.checkLayout(layout);
       if (ticket !== pending) return;
       verdict.className = "verdict ok";
-      verdict.textContent = answer.variant.startsWith("custom ") ? "✓ a valid layout (New game checks it can be solved)" : `✓ this is ${answer.variant}`;
+      verdict.textContent = answer.variant.startsWith("custom ") ? t("set.valid") : t("set.known", { name: answer.variant });
     } catch (error) {
       if (ticket !== pending) return;
       verdict.className = "verdict bad";
-      verdict.textContent = error.message;
+      verdict.textContent = error.code === "bad_request" || error.status === 422 ? error.message : errorText(error);
     }
   };
   let timer = null;
@@ -56,9 +56,15 @@ export function settings(catalog, screen) {
     timer = setTimeout(check, 250);
   };
   text.addEventListener("input", draw);
-  pick.addEventListener("change", () => { editor.hidden = pick.value !== "custom"; draw(); });
+  // A named layout deals at once (the screen asks first mid-game); "custom" opens the editor and waits for New game.
+  pick.addEventListener("change", () => {
+    editor.hidden = pick.value !== "custom";
+    if (pick.value === "custom") pick.removeAttribute("data-deal");
+    else pick.setAttribute("data-deal", "");
+    draw();
+  });
   return {
-    node: el("span", { class: "fields" }, el("label", {}, "Layout ", pick), editor),
+    node: el("span", { class: "fields" }, el("label", {}, `${t("set.layout")} `, pick), editor),
     params() {
       const layout = pick.value === "custom" ? text.value.trim().split(/\s*\n\s*/).join("/") : pick.value;
       return { layout };
@@ -67,8 +73,11 @@ export function settings(catalog, screen) {
       const layout = String(saved.layout ?? "");
       if (layouts.some((l) => l.name === layout)) {
         pick.value = layout;
+        editor.hidden = true;
+        pick.setAttribute("data-deal", "");
       } else if (layout) {
         pick.value = "custom";
+        pick.removeAttribute("data-deal");
         text.value = layout.split("/").join("\n");
         editor.hidden = false;
         draw();
@@ -79,9 +88,9 @@ export function settings(catalog, screen) {
 
 export function extra(state) {
   const parts = [];
-  if (state.steps !== undefined) parts.push(`steps ${state.steps}`);
-  if (state.optimal !== null && state.optimal !== undefined) parts.push(`optimum ${state.optimal}`);
-  if (state.best) parts.push(`best ${state.best.fewest_moves}`);
+  if (state.steps !== undefined) parts.push(t("stat.steps", { n: state.steps }));
+  if (state.optimal !== null && state.optimal !== undefined) parts.push(t("stat.optimal", { n: state.optimal }));
+  if (state.best) parts.push(t("stat.best", { n: state.best.fewest_moves }));
   return parts.join(" · ");
 }
 
@@ -118,12 +127,17 @@ function kind(p) {
   return p.width * p.height === 1 ? "soldier" : "odd";
 }
 
+// Each piece's face (its Chinese name, in both languages) and its name in the page's language.
 function names(list) {
   const out = new Map();
   let g = 0;
   for (const p of list) {
     const k = kind(p);
-    out.set(p.id, k === "boss" ? "曹操" : k === "general" ? GENERALS[g++ % GENERALS.length] : "兵");
+    if (k === "boss") out.set(p.id, { face: "曹操", name: t("gen.boss") });
+    else if (k === "general") {
+      const i = g++ % GENERALS.length;
+      out.set(p.id, { face: GENERALS[i], name: t(`gen.${i}`) });
+    } else out.set(p.id, { face: "兵", name: t("gen.soldier") });
   }
   return out;
 }
@@ -138,40 +152,54 @@ function ensureSvg(screen, state) {
   screen.names = names(state.view.pieces);
   const W = w * CELL, H = h * CELL;
   const exitX = Math.floor((w - 2) / 2) * CELL;
-  screen.svg = svg("svg", { viewBox: `${-PAD} ${-PAD} ${W + 2 * PAD} ${H + 2 * PAD}`, class: "klotski-svg", role: "grid", "aria-label": "Klotski board" },
+  screen.svg = svg("svg", { viewBox: `${-PAD} ${-PAD} ${W + 2 * PAD} ${H + 2 * PAD}`, class: "klotski-svg", role: "group", "aria-label": t("klotski.board") },
     svg("rect", { x: -PAD, y: -PAD, width: W + 2 * PAD, height: H + 2 * PAD, rx: 16, class: "frame" }),
     svg("rect", { x: 0, y: 0, width: W, height: H, class: "floor" }),
     svg("rect", { x: exitX + 6, y: H, width: 2 * CELL - 12, height: PAD, class: "exit" }),
-    svg("text", { x: exitX + CELL, y: H + PAD - 3, "text-anchor": "middle", class: "exit-label" }, "出口"));
+    svg("text", { x: exitX + CELL, y: H + PAD / 2, dy: "0.36em", "text-anchor": "middle", class: "exit-label" }, t("klotski.exit")));
+  screen.svg.append(screen.layer = svg("g", { class: "pieces" }));
   screen.board.replaceChildren(screen.svg);
   return screen.svg;
 }
 
+const label = (screen, p) => t("klotski.piece", { name: screen.names.get(p.id)?.name ?? t("gen.soldier"), r: p.row + 1, c: p.col + 1 });
+
 export function render(state, screen) {
-  const root = ensureSvg(screen, state);
+  ensureSvg(screen, state);
   const seen = new Set();
-  for (const p of state.view.pieces) {
+  const focused = document.activeElement;
+  // Tab follows the board: pieces in reading order of their top-left cells.
+  const ordered = [...state.view.pieces].sort((a, b) => a.row - b.row || a.col - b.col);
+  let previous = null;
+  for (const p of ordered) {
     seen.add(p.id);
     let g = screen.pieces.get(p.id);
     if (!g) {
-      const name = screen.names.get(p.id) ?? "兵";
+      const { face, name } = screen.names.get(p.id) ?? { face: "兵", name: t("gen.soldier") };
       const k = kind(p);
-      g = svg("g", { class: `piece ${k}`, "data-piece": p.id, tabindex: 0, role: "button", "aria-label": `${name} (${p.id})` },
+      g = svg("g", { class: `piece ${k}`, "data-piece": p.id, tabindex: 0, role: "button" },
+        svg("title", {}, name),
         svg("rect", { x: 4, y: 4, width: p.width * CELL - 8, height: p.height * CELL - 8, rx: 14, class: `kp ${k}` }),
-        svg("text", { x: (p.width * CELL) / 2, y: (p.height * CELL) / 2, dy: "0.35em", "text-anchor": "middle", class: "kname",
+        svg("text", { x: (p.width * CELL) / 2, y: (p.height * CELL) / 2, dy: "0.35em", "text-anchor": "middle", class: "kname", "aria-hidden": "true",
           "font-size": k === "boss" ? 46 : k === "soldier" ? 34 : 30,
-          "writing-mode": p.height > p.width ? "tb" : null }, name));
+          "writing-mode": p.height > p.width ? "tb" : null }, face));
       attach(g, p.id, screen);
       screen.pieces.set(p.id, g);
-      root.append(g);
+      screen.layer.append(g);
     }
+    const next = previous ? previous.nextSibling : screen.layer.firstChild;
+    if (next !== g) (screen.layer.moveBefore ? screen.layer.moveBefore(g, next) : screen.layer.insertBefore(g, next));
+    previous = g;
     g.dataset.row = p.row;
     g.dataset.col = p.col;
+    g.setAttribute("aria-label", label(screen, p));
     g.style.transform = `translate(${p.col * CELL}px, ${p.row * CELL}px)`;
     g.classList.remove("hint", "dragging");
+    g.classList.toggle("leaving", state.status === "won" && kind(p) === "boss");
   }
   for (const [id, g] of screen.pieces) if (!seen.has(id)) { g.remove(); screen.pieces.delete(id); }
-  root.classList.toggle("solved", state.status === "won");
+  if (focused?.isConnected && document.activeElement !== focused) focused.focus();
+  screen.svg.classList.toggle("solved", state.status === "won");
 }
 
 function select(screen, id) {
@@ -179,12 +207,37 @@ function select(screen, id) {
   for (const [pid, g] of screen.pieces) g.classList.toggle("selected", pid === id);
 }
 
+// How many free cells the piece has in each direction (a drag stops at the first obstacle).
+function room(state, id) {
+  const { width: w, height: h, pieces: list } = state.view;
+  const taken = new Set();
+  for (const p of list) {
+    if (p.id === id) continue;
+    for (let r = p.row; r < p.row + p.height; r++) for (let c = p.col; c < p.col + p.width; c++) taken.add(`${r},${c}`);
+  }
+  const me = list.find((p) => p.id === id);
+  const free = (dr, dc) => {
+    let n = 0;
+    for (;;) {
+      const k = n + 1;
+      for (let r = me.row; r < me.row + me.height; r++) {
+        for (let c = me.col; c < me.col + me.width; c++) {
+          const [rr, cc] = [r + dr * k, c + dc * k];
+          if (rr < 0 || rr >= h || cc < 0 || cc >= w || taken.has(`${rr},${cc}`)) return n;
+        }
+      }
+      n = k;
+    }
+  };
+  return { up: free(-1, 0), down: free(1, 0), left: free(0, -1), right: free(0, 1) };
+}
+
 function attach(g, id, screen) {
   let drag = null;
   g.addEventListener("focus", () => select(screen, id));
   g.addEventListener("pointerdown", (e) => {
     select(screen, id);
-    drag = { x: e.clientX, y: e.clientY, moved: false };
+    drag = { x: e.clientX, y: e.clientY, moved: false, room: room(screen.state, id), dr: 0, dc: 0 };
     g.setPointerCapture(e.pointerId);
   });
   g.addEventListener("pointermove", (e) => {
@@ -192,29 +245,31 @@ function attach(g, id, screen) {
     const scale = cellPixels(screen);
     const dx = (e.clientX - drag.x) / scale, dy = (e.clientY - drag.y) / scale;
     if (Math.abs(dx) + Math.abs(dy) > 0.15) drag.moved = true;
-    if (drag.moved) {
-      g.classList.add("dragging");
-      const p = position(screen, id);
-      g.style.transform = `translate(${(p.col + clamp(dx)) * CELL}px, ${(p.row + clamp(dy)) * CELL}px)`;
-    }
+    if (!drag.moved) return;
+    g.classList.add("dragging");
+    // Along the stronger direction only, and no further than the free cells that way.
+    const horizontal = Math.abs(dx) >= Math.abs(dy);
+    const along = horizontal ? dx : dy;
+    const limit = horizontal ? (along > 0 ? drag.room.right : drag.room.left) : along > 0 ? drag.room.down : drag.room.up;
+    const amount = Math.sign(along) * Math.min(Math.abs(along), limit);
+    [drag.dc, drag.dr] = horizontal ? [amount, 0] : [0, amount];
+    const p = position(screen, id);
+    g.style.transform = `translate(${(p.col + drag.dc) * CELL}px, ${(p.row + drag.dr) * CELL}px)`;
   });
-  const end = (e) => {
+  const end = () => {
     if (!drag) return;
-    const scale = cellPixels(screen);
-    const dc = Math.round((e.clientX - drag.x) / scale), dr = Math.round((e.clientY - drag.y) / scale);
-    const moved = drag.moved;
+    const { moved } = drag;
+    const dr = Math.round(drag.dr), dc = Math.round(drag.dc);
     drag = null;
     g.classList.remove("dragging");
     if (!moved) return;
     const move = legalBy(screen.state, id, dr, dc);
     if (move) screen.move(move);
-    else { render(screen.state, screen); nope(g); }
+    else { render(screen.state, screen); if (dr || dc) nope(g); }
   };
   g.addEventListener("pointerup", end);
   g.addEventListener("pointercancel", () => { drag = null; render(screen.state, screen); });
 }
-
-const clamp = (v) => Math.max(-3, Math.min(3, v));
 
 function cellPixels(screen) {
   const box = screen.svg.getBoundingClientRect();
@@ -247,7 +302,7 @@ function nope(g) {
 export function illegal(move, error, screen) {
   const g = screen.pieces.get(String(move).split(":")[0]);
   if (g) nope(g);
-  toast(error.message, "error");
+  screen.say(t("err.illegal"), "error");
 }
 
 export function showHint(hint, screen) {
@@ -255,16 +310,21 @@ export function showHint(hint, screen) {
   if (g) g.classList.add("hint");
   select(screen, hint.piece);
   const arrows = { U: "↑", D: "↓", L: "←", R: "→" };
-  const steps = [...hint.move.split(":")[1]].map((s) => arrows[s]).join("");
-  screen.say(`Hint: move ${screen.names.get(hint.piece) ?? hint.piece} ${steps}`);
+  const letters = [...hint.move.split(":")[1]];
+  const steps = letters.map((s) => `${t(`klotski.dir.${s}`)}${arrows[s]}`).join(lang() === "zh" ? "、" : ", ");
+  screen.say(t("klotski.hint", { name: screen.names.get(hint.piece)?.name ?? hint.piece, steps }));
 }
 
 export function onKey(event, screen) {
   const letter = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" }[event.key];
   if (!letter || !screen.state || !screen.selected) return;
   event.preventDefault();
+  const id = screen.selected;
   const [dr, dc] = STEP[letter];
-  const move = legalBy(screen.state, screen.selected, dr, dc);
-  if (move) screen.move(`${screen.selected}:${letter}`);
-  else { const g = screen.pieces.get(screen.selected); if (g) nope(g); }
+  if (!screen.waiting && !legalBy(screen.state, id, dr, dc)) {
+    const g = screen.pieces.get(id);
+    if (g) nope(g);
+    return;
+  }
+  screen.move((state) => (legalBy(state, id, dr, dc) ? `${id}:${letter}` : null));
 }

@@ -1,10 +1,11 @@
 // 连连看: click two equal tiles that a line with at most two turns can join; the path shows, the pair goes.
 
+import { t } from "./i18n.js";
 import { el, svg, toast } from "./ui.js";
 
-export const title = "连连看 · Lianliankan";
-export const keys = "Click two equal tiles · arrows move the cursor, Enter picks · U undo · H hint · S solve/pause · N new";
 export const playbackDelay = 260;
+export const winTitle = "win.cleared";
+const MIN_TARGET = 34; // px: the smallest a tile may be drawn; a bigger board scrolls inside its frame
 const CW = 56; // cell width
 const CH = 70; // cell height
 // Readable tile faces: numbers in three suits, winds and dragons, flowers and seasons, zodiac, elements.
@@ -34,29 +35,29 @@ export function art() {
 }
 
 export function settings(catalog) {
-  const size = el("select", { name: "size", "aria-label": "size" },
+  const size = el("select", { name: "size", "data-deal": "" },
     catalog.link.sizes.map((s) => el("option", { value: s, text: s.replace("x", "×") })));
   size.value = "14x6";
-  const kinds = el("select", { name: "kinds", "aria-label": "kinds" });
-  const gravity = el("input", { type: "checkbox", name: "gravity" });
-  const refresh = () => {
+  const kinds = el("select", { name: "kinds", "data-deal": "" });
+  const gravity = el("input", { type: "checkbox", name: "gravity", "data-deal": "" });
+  // The kinds that fill this size in whole pairs; `keep` is kept if it fits, else a size's default is chosen.
+  const refresh = (keep = null) => {
     const [w, h] = size.value.split("x").map(Number);
     const cells = w * h;
     const [lo, hi] = catalog.link.kinds;
-    const before = kinds.value;
     kinds.replaceChildren();
     for (let k = lo; k <= hi; k++) {
-      if (cells % k === 0 && (cells / k) % 2 === 0) kinds.append(el("option", { value: String(k), text: `${k} kinds × ${cells / k}` }));
+      if (cells % k === 0 && (cells / k) % 2 === 0) kinds.append(el("option", { value: String(k), text: t("set.kinds", { k, n: cells / k }) }));
     }
     const options = [...kinds.options].map((o) => Number(o.value));
-    const want = options.includes(Number(before)) ? Number(before) : options.filter((k) => cells / k >= 4).pop() ?? options[0];
+    const want = options.includes(Number(keep)) ? Number(keep) : options.filter((k) => cells / k >= 4).pop() ?? options[0];
     kinds.value = String(want);
   };
-  size.addEventListener("change", refresh);
+  size.addEventListener("change", () => refresh()); // a new size gets its own default kinds, not the last size's
   refresh();
   return {
-    node: el("span", { class: "fields" }, el("label", {}, "Size ", size), el("label", {}, "Tiles ", kinds),
-      el("label", { class: "check" }, gravity, " Gravity")),
+    node: el("span", { class: "fields" }, el("label", {}, `${t("set.size")} `, size), el("label", {}, `${t("set.tiles")} `, kinds),
+      el("label", { class: "check" }, gravity, ` ${t("set.gravity")}`)),
     params() {
       const [width, height] = size.value.split("x").map(Number);
       return { width, height, kinds: Number(kinds.value), gravity: gravity.checked };
@@ -65,15 +66,14 @@ export function settings(catalog) {
       const value = `${saved.width}x${saved.height}`;
       if (![...size.options].some((o) => o.value === value)) size.append(el("option", { value, text: value.replace("x", "×") }));
       size.value = value;
-      refresh();
-      if ([...kinds.options].some((o) => o.value === String(saved.kinds))) kinds.value = String(saved.kinds);
+      refresh(saved.kinds);
       gravity.checked = Boolean(saved.gravity);
     },
   };
 }
 
 export function extra(state) {
-  return `score ${state.view.score} · ${state.view.remaining} tiles left`;
+  return t("stat.score", { s: state.view.score, n: state.view.remaining });
 }
 
 // On a narrow portrait screen a wide board is drawn turned (rows become columns), so tiles stay tappable.
@@ -92,13 +92,13 @@ function ensureSvg(screen, state) {
   screen.cursor = [0, 0];
   screen.turned = w > h && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
   const [dw, dh] = screen.turned ? [h, w] : [w, h];
-  screen.svg = svg("svg", { viewBox: `0 0 ${(dw + 2) * CW} ${(dh + 2) * CH}`, class: screen.turned ? "link-svg turned" : "link-svg", role: "grid", "aria-label": "Lianliankan board" },
+  screen.svg = svg("svg", { viewBox: `0 0 ${(dw + 2) * CW} ${(dh + 2) * CH}`, class: screen.turned ? "link-svg turned" : "link-svg", role: "group", "aria-label": t("link.board") },
     svg("rect", { x: CW / 2, y: CH / 2, width: (dw + 1) * CW, height: (dh + 1) * CH, rx: 16, class: "felt" }));
   screen.layer = svg("g", { class: "paths" });
   const tiles = svg("g", { class: "tiles" });
   for (let r = 0; r < h; r++) {
     for (let c = 0; c < w; c++) {
-      const g = svg("g", { class: "lt", "data-r": r, "data-c": c, tabindex: r === 0 && c === 0 ? 0 : -1, role: "gridcell",
+      const g = svg("g", { class: r === 0 && c === 0 ? "lt cursor" : "lt", "data-r": r, "data-c": c, tabindex: r === 0 && c === 0 ? 0 : -1, role: "button",
         transform: `translate(${(spot(screen, r, c)[1] + 1) * CW},${(spot(screen, r, c)[0] + 1) * CH})` },
         svg("rect", { x: 2, y: 2, width: CW - 4, height: CH - 4, rx: 7, class: "lt-face" }),
         svg("text", { x: CW / 2, y: CH / 2, dy: "0.36em", "text-anchor": "middle", class: "lt-glyph", "font-size": 34 }));
@@ -109,6 +109,14 @@ function ensureSvg(screen, state) {
     }
   }
   screen.svg.append(tiles, screen.layer);
+  // Never smaller than a finger: past that the board scrolls inside its frame (CSSOM, allowed by the CSP).
+  // Otherwise as wide as fits the screen's height, so a board that can be seen whole needs no scrolling.
+  const aspect = ((dw + 2) * CW) / ((dh + 2) * CH);
+  screen.svg.style.minWidth = `${(dw + 2) * MIN_TARGET}px`;
+  // A board too tall to fit anyway takes the whole width (bigger tiles) and scrolls.
+  if ((window.innerHeight - 288) * aspect >= (dw + 2) * MIN_TARGET) {
+    screen.svg.style.maxWidth = `min(100%, calc((100dvh - 18rem) * ${aspect.toFixed(4)}))`;
+  }
   screen.board.replaceChildren(screen.svg);
 }
 
@@ -123,7 +131,7 @@ export function render(state, screen) {
       if (was) { g.classList.add("gone"); }
       delete g.dataset.kind;
       g.classList.add("empty");
-      g.setAttribute("aria-label", "empty");
+      g.setAttribute("aria-label", t("link.empty", { r: r + 1, c: c + 1 }));
       text.textContent = "";
     } else {
       const index = kindsIndex.get(ch) ?? 0;
@@ -137,16 +145,19 @@ export function render(state, screen) {
       g.classList.remove("empty", "gone");
       text.textContent = GLYPHS[index % GLYPHS.length] ?? ch;
       text.setAttribute("class", `lt-glyph g${group(index)}`);
-      g.setAttribute("aria-label", `tile ${text.textContent}`);
+      g.setAttribute("aria-label", t("link.tile", { glyph: text.textContent, r: r + 1, c: c + 1 }));
     }
     g.classList.remove("picked", "hint", "wrong");
   }));
   screen.dealt = state.id;
-  screen.picked = null;
+  // A tile picked while the last pair was on its way stays picked if it is still there.
+  const kept = screen.picked && screen.cells.get(`${screen.picked[0]},${screen.picked[1]}`);
+  if (kept?.dataset.kind) kept.classList.add("picked");
+  else screen.picked = null;
   if (state.last?.path) drawPath(screen, state.last.path, "lpath");
   if (state.last?.reshuffled) {
-    toast("No move left: the tiles were reshuffled.", "notice", 3500);
-    screen.say("No move left: the tiles were reshuffled.", "notice");
+    toast(t("link.reshuffled"), "notice", 3500);
+    screen.say(t("link.reshuffled"), "notice");
   }
   screen.svg.classList.toggle("solved", state.status === "won");
 }
@@ -157,28 +168,53 @@ function drawPath(screen, points, cls, ms = 650) {
   setTimeout(() => line.remove(), ms);
 }
 
-async function pick(screen, r, c) {
+// The first tile is picked; a second equal one sends the pair; a different one becomes the new pick (no server
+// round trip); the picked one again drops the pick.
+function pick(screen, r, c) {
   const g = screen.cells.get(`${r},${c}`);
-  if (!g || !g.dataset.kind || screen.busy || !screen.state || screen.state.status !== "playing") return;
-  screen.cursor = [r, c];
-  if (!screen.picked) {
-    screen.picked = [r, c];
-    g.classList.add("picked");
+  if (!g || !g.dataset.kind || !screen.state || screen.state.status !== "playing" || screen.paused) return;
+  moveCursor(screen, r, c, false);
+  const before = screen.picked && screen.cells.get(`${screen.picked[0]},${screen.picked[1]}`);
+  if (!screen.picked || !before?.dataset.kind) {
+    setPicked(screen, [r, c]);
     return;
   }
   const [pr, pc] = screen.picked;
   if (pr === r && pc === c) {
-    screen.picked = null;
-    g.classList.remove("picked");
+    setPicked(screen, null);
+    return;
+  }
+  if (before.dataset.kind !== g.dataset.kind) {
+    setPicked(screen, [r, c]);
     return;
   }
   g.classList.add("picked");
-  await screen.move([[pr, pc], [r, c]]);
+  screen.picked = null;
+  screen.move([[pr, pc], [r, c]]);
+}
+
+function setPicked(screen, cell) {
+  for (const g of screen.svg.querySelectorAll(".lt.picked")) g.classList.remove("picked");
+  screen.picked = cell;
+  if (cell) screen.cells.get(`${cell[0]},${cell[1]}`)?.classList.add("picked");
+}
+
+// The keyboard cursor: one tile in the tab order (roving tabindex), drawn with a dashed frame.
+function moveCursor(screen, r, c, focus = true) {
+  screen.cursor = [r, c];
+  for (const g of screen.cells.values()) {
+    g.setAttribute("tabindex", "-1");
+    g.classList.remove("cursor");
+  }
+  const g = screen.cells.get(`${r},${c}`);
+  g.setAttribute("tabindex", "0");
+  g.classList.add("cursor");
+  if (focus) g.focus();
 }
 
 export function illegal(move, error, screen) {
   for (const [r, c] of move) screen.cells.get(`${r},${c}`)?.classList.add("wrong");
-  screen.say(error.message, "error");
+  screen.say(t("link.noPath"), "error");
   setTimeout(() => {
     for (const [r, c] of move) screen.cells.get(`${r},${c}`)?.classList.remove("wrong", "picked");
   }, 600);
@@ -188,7 +224,7 @@ export function illegal(move, error, screen) {
 export function showHint(hint, screen) {
   for (const [r, c] of hint.cells) screen.cells.get(`${r},${c}`)?.classList.add("hint");
   if (hint.path) drawPath(screen, hint.path, "lpath hinted", 1500);
-  screen.say("Hint: the two glowing tiles.");
+  screen.say(t("link.hint"));
 }
 
 export function onKey(event, screen) {
@@ -198,10 +234,5 @@ export function onKey(event, screen) {
   event.preventDefault();
   const { width: w, height: h } = screen.state.view;
   const [r, c] = screen.cursor ?? [0, 0];
-  const next = [Math.min(h - 1, Math.max(0, r + d[0])), Math.min(w - 1, Math.max(0, c + d[1]))];
-  screen.cursor = next;
-  for (const g of screen.cells.values()) g.setAttribute("tabindex", "-1");
-  const g = screen.cells.get(`${next[0]},${next[1]}`);
-  g.setAttribute("tabindex", "0");
-  g.focus();
+  moveCursor(screen, Math.min(h - 1, Math.max(0, r + d[0])), Math.min(w - 1, Math.max(0, c + d[1])));
 }

@@ -2,16 +2,13 @@
 
 import { api } from "./api.js";
 import { GameScreen } from "./game.js";
+import { applyLang, errorText, lang, setLang, t } from "./i18n.js";
 import { clock, el } from "./ui.js";
 import * as slide from "./slide.js";
 import * as klotski from "./klotski.js";
 import * as link from "./link.js";
 
-const GAMES = {
-  slide: { spec: slide, name: "数字华容道", en: "Sliding puzzle", blurb: "Put the numbers in order. 3×3 to 8×8, or a deal of exact difficulty." },
-  klotski: { spec: klotski, name: "华容道", en: "Klotski", blurb: "Lead Cao Cao (曹操) out through the gate: the classic layouts or your own." },
-  link: { spec: link, name: "连连看", en: "Lianliankan", blurb: "Join two equal tiles with at most two turns until the board is clear." },
-};
+const GAMES = { slide, klotski, link };
 
 const app = document.getElementById("app");
 let screen = null;
@@ -19,19 +16,30 @@ let catalogPromise = null;
 
 const catalog = () => (catalogPromise ??= api.catalog());
 
+/** The words of the fixed page (header, footer) in the current language. */
+function label() {
+  applyLang();
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-label]")) node.setAttribute("aria-label", t(node.dataset.i18nLabel));
+  const other = document.querySelector("[data-lang-switch]");
+  other.textContent = t("lang.switch");
+  other.setAttribute("lang", lang() === "zh" ? "en" : "zh-CN");
+  other.setAttribute("aria-label", t("lang.label"));
+}
+
 async function home() {
-  const cards = Object.entries(GAMES).map(([key, g]) =>
+  document.title = t("app.title");
+  const cards = Object.keys(GAMES).map((key) =>
     el(
       "a",
       { class: `game-card ${key}`, href: `#/${key}`, "data-game": key },
-      el("span", { class: "art", "aria-hidden": "true" }, g.spec.art()),
-      el("strong", { text: g.name }),
-      el("em", { text: g.en }),
-      el("span", { class: "blurb", text: g.blurb }),
+      el("span", { class: "art", "aria-hidden": "true" }, GAMES[key].art()),
+      el("strong", { text: t(`game.${key}`) }),
+      el("span", { class: "blurb", text: t(`blurb.${key}`) }),
     ),
   );
-  const best = el("section", { class: "best", "data-best": "" }, el("h2", { text: "Best results" }), el("p", { text: "…" }));
-  app.replaceChildren(el("section", { class: "home" }, el("div", { class: "cards" }, cards), best));
+  const best = el("section", { class: "best", "data-best": "" }, el("h2", { text: t("best.title") }), el("p", { text: "…" }));
+  app.replaceChildren(el("section", { class: "home" }, el("h1", { class: "sr-only", text: t("app.title") }), el("div", { class: "cards" }, cards), best));
   try {
     await fillBest(best);
   } finally {
@@ -39,19 +47,27 @@ async function home() {
   }
 }
 
+/** A best entry's size or layout in words: the server's `label` when it sends one. */
+function variantText(row) {
+  if (typeof row.label === "string" && row.label) return row.label;
+  return row.variant.startsWith("custom ") ? t("best.custom") : row.variant.replace(/(\d)x(\d)/g, "$1×$2");
+}
+
 async function fillBest(best) {
+  const title = el("h2", { text: t("best.title") });
   try {
     const { best: rows } = await api.best();
     if (!rows.length) {
-      best.replaceChildren(el("h2", { text: "Best results" }), el("p", { text: "No game finished yet." }));
+      best.replaceChildren(title, el("p", { text: t("best.none") }));
       return;
     }
+    const heads = ["best.game", "best.variant", "best.played", "best.unassisted", "best.moves", "best.fastest", "best.score"];
     best.replaceChildren(
-      el("h2", { text: "Best results" }),
+      title,
       el(
         "table",
         {},
-        el("thead", {}, el("tr", {}, ["Game", "Size / layout", "Played", "Without help", "Fewest moves", "Fastest", "Top score"].map((h, i) => el("th", { text: h, class: i === 2 || i === 3 ? "wide" : "" })))),
+        el("thead", {}, el("tr", {}, heads.map((h, i) => el("th", { scope: "col", text: t(h), class: i === 2 || i === 3 ? "wide" : "" })))),
         el(
           "tbody",
           {},
@@ -59,36 +75,48 @@ async function fillBest(best) {
             el(
               "tr",
               { "data-best-row": `${r.game} ${r.variant}` },
-              el("td", { text: GAMES[r.game]?.name ?? r.game }),
-              el("td", { text: r.variant.startsWith("custom ") ? "custom" : r.variant, title: r.variant }),
+              el("td", { text: GAMES[r.game] ? t(`game.${r.game}`) : r.game }),
+              el("td", { text: variantText(r), "data-label": r.label ?? "" }),
               el("td", { text: String(r.played), class: "wide" }),
               el("td", { text: String(r.unassisted), class: "wide" }),
-              el("td", { text: String(r.fewest_moves) }),
-              el("td", { text: clock(r.fastest_seconds) }),
-              el("td", { text: r.top_score === null ? "–" : String(r.top_score) }),
+              el("td", { text: r.fewest_moves === null || r.fewest_moves === undefined ? "–" : String(r.fewest_moves) }),
+              el("td", { text: r.fastest_seconds === null || r.fastest_seconds === undefined ? "–" : clock(r.fastest_seconds) }),
+              el("td", { text: r.top_score === null || r.top_score === undefined ? "–" : String(r.top_score) }),
             ),
           ),
         ),
       ),
     );
   } catch (error) {
-    best.replaceChildren(el("h2", { text: "Best results" }), el("p", { text: error.message }));
+    best.replaceChildren(title, el("p", { text: errorText(error) }));
   }
 }
 
-async function route() {
+async function route({ keep = null } = {}) {
   screen?.destroy();
   screen = null;
   const name = location.hash.replace(/^#\/?/, "");
-  for (const a of document.querySelectorAll("[data-nav]")) a.classList.toggle("active", a.dataset.nav === name);
+  for (const a of document.querySelectorAll("[data-nav]")) {
+    a.classList.toggle("active", a.dataset.nav === name);
+    if (a.dataset.nav === name) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
   const game = GAMES[name];
   if (!game) return home();
-  app.replaceChildren(el("p", { class: "loading", text: "Loading…" }));
-  const current = new GameScreen(app, name, game.spec, await catalog());
+  app.replaceChildren(el("p", { class: "loading", text: t("app.loading") }));
+  const current = new GameScreen(app, name, game, await catalog());
   screen = current;
-  document.title = `${game.name} · tilegames`;
-  await current.start();
+  document.title = `${t(`game.${name}`)} · tilegames`;
+  await current.start(keep?.game === name ? keep : null);
 }
 
-window.addEventListener("hashchange", route);
+document.querySelector("[data-lang-switch]").addEventListener("click", () => {
+  const keep = screen?.state ?? null;
+  setLang(lang() === "zh" ? "en" : "zh");
+  label();
+  route({ keep });
+});
+
+label();
+window.addEventListener("hashchange", () => route());
 route();

@@ -1,9 +1,8 @@
 // 数字华容道: click or tap a tile in line with the blank (a whole row or column slides), or use the arrow keys.
 
-import { el, svg, toast } from "./ui.js";
+import { t } from "./i18n.js";
+import { el, svg } from "./ui.js";
 
-export const title = "数字华容道 · Sliding puzzle";
-export const keys = "Click a tile in the blank's row or column · arrows move a tile into the blank · U undo · H hint · S solve/pause · N new";
 const CELL = 100;
 const GAP = 6;
 const DELTA = { U: [1, 0], D: [-1, 0], L: [0, 1], R: [0, -1] }; // tile position relative to the blank
@@ -17,16 +16,16 @@ export function art() {
 }
 
 export function settings(catalog) {
-  const size = el("select", { name: "size", "aria-label": "size" },
+  const size = el("select", { name: "size", "data-deal": "" },
     catalog.slide.sizes.map((s) => el("option", { value: s, text: s.replace("x", "×") })));
   size.value = "4x4";
-  const level = el("select", { name: "level", "aria-label": "difficulty" });
+  const level = el("select", { name: "level", "data-deal": "" });
   const refresh = () => {
     const top = catalog.slide.distance[size.value];
-    level.replaceChildren(el("option", { value: "", text: "random deal" }));
+    level.replaceChildren(el("option", { value: "", text: t("set.random") }));
     if (top !== undefined) {
       for (const d of [5, 10, 15, 20, 25, 31, 35, 40, 45, 50].filter((d) => d <= top)) {
-        level.append(el("option", { value: String(d), text: `${d} moves from solved` }));
+        level.append(el("option", { value: String(d), text: t("set.distance", { n: d }) }));
       }
     }
     level.disabled = top === undefined;
@@ -34,7 +33,7 @@ export function settings(catalog) {
   size.addEventListener("change", refresh);
   refresh();
   return {
-    node: el("span", { class: "fields" }, el("label", {}, "Size ", size), el("label", {}, "Deal ", level)),
+    node: el("span", { class: "fields" }, el("label", {}, `${t("set.size")} `, size), el("label", {}, `${t("set.deal")} `, level)),
     params() {
       const [width, height] = size.value.split("x").map(Number);
       const params = { width, height };
@@ -53,8 +52,8 @@ export function settings(catalog) {
 
 export function extra(state) {
   const parts = [];
-  if (state.optimal !== null && state.optimal !== undefined) parts.push(`optimal ${state.optimal}`);
-  if (state.best) parts.push(`best ${state.best.fewest_moves}`);
+  if (state.optimal !== null && state.optimal !== undefined) parts.push(t("stat.optimal", { n: state.optimal }));
+  if (state.best) parts.push(t("stat.best", { n: state.best.fewest_moves }));
   return parts.join(" · ");
 }
 
@@ -66,8 +65,8 @@ function ensureSvg(screen, w, h) {
     screen.svg = svg("svg", {
       viewBox: `${-GAP} ${-GAP} ${w * CELL + GAP} ${h * CELL + GAP}`,
       class: "slide-svg",
-      role: "grid",
-      "aria-label": "sliding puzzle board",
+      role: "group",
+      "aria-label": t("slide.board"),
     });
     screen.svg.append(svg("rect", { x: -GAP, y: -GAP, width: w * CELL + GAP, height: h * CELL + GAP, rx: 14, class: "tray" }));
     screen.board.replaceChildren(screen.svg);
@@ -76,31 +75,47 @@ function ensureSvg(screen, w, h) {
 }
 
 export function render(state, screen) {
-  const { width: w, height: h, tiles } = state.view;
-  const root = ensureSvg(screen, w, h);
+  const { width: w, tiles } = state.view;
+  const root = ensureSvg(screen, w, state.view.height);
   const blank = tiles.indexOf(0);
   const [br, bc] = [Math.floor(blank / w), blank % w];
-  const font = Math.max(26, 52 - 3 * Math.max(w, h));
+  const font = Math.max(26, 52 - 3 * Math.max(w, state.view.height));
+  const focused = document.activeElement;
+  let previous = root.querySelector(".tray");
   tiles.forEach((n, i) => {
     if (n === 0) return;
     let g = screen.tiles.get(n);
     if (!g) {
-      g = svg("g", { class: "tile", "data-tile": n, tabindex: 0, role: "button", "aria-label": `tile ${n}` },
+      g = svg("g", { class: "tile", "data-tile": n, tabindex: 0, role: "button" },
         svg("rect", { x: GAP / 2, y: GAP / 2, width: CELL - GAP, height: CELL - GAP, rx: 12, class: "tile-face" }),
-        svg("text", { x: CELL / 2, y: CELL / 2, dy: "0.35em", "text-anchor": "middle", class: "tile-num", "font-size": font }, String(n)));
-      g.addEventListener("click", () => clickTile(screen, n));
+        svg("text", { x: CELL / 2, y: CELL / 2, dy: "0.35em", "text-anchor": "middle", class: "tile-num", "font-size": font, "aria-hidden": "true" }, String(n)));
+      g.addEventListener("click", () => {
+        if (screen.swiped) { screen.swiped = false; return; }
+        clickTile(screen, n);
+      });
       g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickTile(screen, n); } });
+      swipe(g, n, screen);
       screen.tiles.set(n, g);
       root.append(g);
     }
     const [r, c] = [Math.floor(i / w), i % w];
+    const from = g.style.transform;
+    const to = `translate(${c * CELL}px, ${r * CELL}px)`;
+    // Tab follows the board: the tiles stay in the document in reading order of their places.
+    if (g.previousSibling !== previous) (root.moveBefore ? root.moveBefore(g, previous.nextSibling) : root.insertBefore(g, previous.nextSibling));
+    previous = g;
+    g.style.transform = to;
+    if (from && from !== to && !matchMedia("(prefers-reduced-motion: reduce)").matches) {
+      g.animate([{ transform: from }, { transform: to }], { duration: 130, easing: "ease-out" });
+    }
     g.dataset.row = r;
     g.dataset.col = c;
-    g.style.transform = `translate(${c * CELL}px, ${r * CELL}px)`;
+    g.setAttribute("aria-label", t("slide.tile", { n, r: r + 1, c: c + 1 }));
     g.classList.toggle("home", n === i + 1);
     g.classList.toggle("movable", r === br || c === bc);
     g.classList.remove("hint");
   });
+  if (focused?.isConnected && document.activeElement !== focused) focused.focus();
   screen.svg.classList.toggle("solved", state.status === "won");
 }
 
@@ -115,19 +130,46 @@ function lettersFor(state, n) {
   return "";
 }
 
-function clickTile(screen, n) {
-  const letters = lettersFor(screen.state, n);
-  if (!letters) {
-    const g = screen.tiles.get(n);
-    g.classList.add("nope");
-    setTimeout(() => g.classList.remove("nope"), 300);
-    return;
-  }
-  screen.move(letters);
+function nope(screen, n) {
+  const g = screen.tiles.get(n);
+  g.classList.add("nope");
+  setTimeout(() => g.classList.remove("nope"), 300);
 }
 
-export function illegal(move, error) {
-  toast(error.message, "error");
+// A click sends the run of tiles between this one and the blank, worked out when the move's turn comes (moves
+// made faster than the server answers wait in order).
+function clickTile(screen, n) {
+  if (!screen.waiting && !lettersFor(screen.state, n)) {
+    nope(screen, n);
+    return;
+  }
+  screen.move((state) => lettersFor(state, n) || null);
+}
+
+// Swiping a tile towards the blank moves it (and the run behind it), as a tap on it would.
+function swipe(g, n, screen) {
+  let start = null;
+  g.addEventListener("pointerdown", (e) => {
+    start = { x: e.clientX, y: e.clientY };
+    g.setPointerCapture?.(e.pointerId);
+  });
+  g.addEventListener("pointerup", (e) => {
+    if (!start) return;
+    const dx = e.clientX - start.x, dy = e.clientY - start.y;
+    start = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 12) return;
+    screen.swiped = true;
+    setTimeout(() => { screen.swiped = false; }, 400);
+    const letters = lettersFor(screen.state, n);
+    const way = Math.abs(dx) > Math.abs(dy) ? (dx > 0 ? "R" : "L") : dy > 0 ? "D" : "U";
+    if (letters && letters[0] === way) screen.move((state) => lettersFor(state, n) || null);
+    else nope(screen, n);
+  });
+  g.addEventListener("pointercancel", () => { start = null; });
+}
+
+export function illegal(move, error, screen) {
+  screen.say(t("err.illegal"), "error");
 }
 
 export function showHint(hint, screen) {
@@ -135,17 +177,18 @@ export function showHint(hint, screen) {
   const n = screen.state.view.tiles[r * screen.state.view.width + c];
   const g = screen.tiles.get(n);
   g?.classList.add("hint");
-  screen.say(`Hint: move tile ${n}.`);
+  screen.say(t("slide.hint", { n, r: r + 1, c: c + 1 }));
 }
 
 export function onKey(event, screen) {
   const letter = { ArrowUp: "U", ArrowDown: "D", ArrowLeft: "L", ArrowRight: "R" }[event.key];
   if (!letter || !screen.state) return;
   event.preventDefault();
-  const { width: w, height: h, tiles } = screen.state.view;
-  const blank = tiles.indexOf(0);
-  const [dr, dc] = DELTA[letter];
-  const [r, c] = [Math.floor(blank / w) + dr, (blank % w) + dc];
-  if (r < 0 || r >= h || c < 0 || c >= w) return;
-  screen.move(letter);
+  screen.move((state) => {
+    const { width: w, height: h, tiles } = state.view;
+    const blank = tiles.indexOf(0);
+    const [dr, dc] = DELTA[letter];
+    const [r, c] = [Math.floor(blank / w) + dr, (blank % w) + dc];
+    return r < 0 || r >= h || c < 0 || c >= w ? null : letter;
+  });
 }

@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the screens: elements, SVG, toasts, time formatting, dialogs.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function el(tag, attrs = {}, ...children) {
@@ -40,24 +42,53 @@ export function clock(seconds) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function dialog(title, rows, actions) {
-  const close = () => overlay.remove();
-  const overlay = el(
-    "div",
-    { class: "overlay", role: "dialog", "aria-modal": "true", "aria-label": title },
-    el(
-      "div",
-      { class: "card win" },
-      el("h2", { text: title }),
-      el("dl", {}, rows.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])),
-      el(
-        "div",
-        { class: "actions" },
-        actions.map(([label, fn]) => el("button", { type: "button", onclick: () => { close(); fn?.(); } }, label)),
-      ),
-    ),
-  );
-  document.body.append(overlay);
-  overlay.querySelector("button")?.focus();
-  return close;
+/**
+ * A modal dialog: focus moves into it and stays there (Tab cycles), Esc closes it (answering `null`), Enter
+ * presses the focused button (the first one at the start), and focus returns to where it was (or to `fallback`).
+ * `body` is a node or a list of nodes; `actions` are [label, value] pairs. Resolves with the chosen value.
+ */
+export function dialog(title, body, actions, { kind = "", fallback = null } = {}) {
+  const before = document.activeElement;
+  return new Promise((resolve) => {
+    const heading = el("h2", { id: `dlg-${Date.now()}`, text: title });
+    const buttons = actions.map(([label, value], i) =>
+      el("button", { type: "button", class: i === 0 ? "primary" : "", "data-dialog-action": String(value), onclick: () => close(value) }, label));
+    const card = el("div", { class: `card ${kind}` }, heading, body, el("div", { class: "actions" }, buttons));
+    const overlay = el("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": heading.id }, card);
+    const onKey = (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        event.stopPropagation();
+        close(null);
+      } else if (event.key === "Tab") {
+        const focusable = [...overlay.querySelectorAll("button, a[href], input, select, textarea")];
+        const at = focusable.indexOf(document.activeElement);
+        const next = (at + (event.shiftKey ? -1 : 1) + focusable.length) % focusable.length;
+        focusable[next]?.focus();
+        event.preventDefault();
+      }
+    };
+    function close(value) {
+      overlay.remove();
+      document.removeEventListener("keydown", onKey, true);
+      const target = before && before !== document.body && before.isConnected ? before : fallback;
+      target?.focus();
+      resolve(value);
+    }
+    document.addEventListener("keydown", onKey, true);
+    document.body.append(overlay);
+    buttons[0]?.focus();
+  });
 }
+
+/** Ask a yes/no question; resolves true for yes. */
+export async function confirm(question, fallback) {
+  const answer = await dialog(t("ask.title"), el("p", { text: question }), [[t("btn.ok"), "yes"], [t("btn.cancel"), "no"]], {
+    kind: "ask",
+    fallback,
+  });
+  return answer === "yes";
+}
+
+/** Rows of a result: a definition list. */
+export const rowsList = (rows) => el("dl", {}, rows.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]));

@@ -1,0 +1,187 @@
+"""Two languages: the page follows the browser, switches on every screen, remembers; the server's codes in words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tilegames import slide
+
+pytestmark = pytest.mark.browser
+ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+
+
+@pytest.fixture
+def zh_page(browser):
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, locale="zh-CN")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(20_000)
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def open_slide(page, url: str, settings: dict | None = None) -> None:
+    page.goto(f"{url}/")
+    page.evaluate(
+        "v => localStorage.setItem('tilegames.slide.settings', v)",
+        json.dumps(settings or {"width": 3, "height": 3, "distance": 10}),
+    )
+    page.goto(f"{url}/#/slide")
+    page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+
+
+def test_the_page_follows_a_chinese_browser(zh_page, server):
+    zh_page.goto(f"{server.url}/")
+    zh_page.wait_for_selector("[data-best][data-loaded]")
+    assert zh_page.get_attribute("html", "lang") == "zh-CN"
+    assert zh_page.inner_text("[data-nav=klotski]") == "华容道"
+    assert "最佳成绩" in zh_page.inner_text("[data-best]")
+    open_slide(zh_page, server.url)
+    assert zh_page.inner_text("[data-action=undo]") == "悔一步"
+    assert zh_page.inner_text("[data-action=pause]") == "暂停"
+    label = zh_page.get_attribute("[data-tile]", "aria-label")
+    assert label.startswith("数字") and "行" in label and "列" in label
+    zh_page.click("[data-action=help]")
+    assert "空格" in zh_page.inner_text(".overlay")
+
+
+def test_the_page_follows_an_english_browser(browser, server):
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/")
+        page.wait_for_selector("[data-best][data-loaded]")
+        assert page.get_attribute("html", "lang") == "en"
+        assert page.inner_text("[data-nav=klotski]") == "Klotski"
+        assert "Best results" in page.inner_text("[data-best]")
+    finally:
+        context.close()
+
+
+def test_switch_on_a_game_screen_keeps_the_game_and_is_remembered(play, page):
+    game = play.open("slide", {"width": 3, "height": 3, "distance": 10})
+    assert page.inner_text("[data-action=hint]") == "Hint"
+    page.click("[data-lang-switch]")
+    page.wait_for_selector("[data-action=hint]:has-text('提示')")
+    assert page.get_attribute("html", "lang") == "zh-CN"
+    assert play.game_id() == game
+    page.reload()
+    page.wait_for_selector("[data-action=hint]:has-text('提示')")
+    assert play.game_id() == game
+    page.click("[data-lang-switch]")
+    page.wait_for_selector("[data-action=hint]:has-text('Hint')")
+    assert page.get_attribute("html", "lang") == "en"
+
+
+def test_both_languages_have_every_word(play, page, server):
+    page.goto(f"{server.url}/")
+    missing = page.evaluate("import('/static/js/i18n.js').then(m => m.missingKeys())")
+    assert missing == []
+
+
+def test_server_errors_are_shown_in_the_players_words(zh_page, server):
+    open_slide(zh_page, server.url)
+    answers = {"code": "rate_limited", "message": "too many new games, hints or solves at once"}
+    zh_page.route(
+        "**/hint",
+        lambda route: route.fulfill(
+            status=429, content_type="application/json", body=json.dumps({"error": answers})
+        ),
+    )
+    zh_page.click("[data-action=hint]")
+    zh_page.wait_for_selector("[data-message].error")
+    assert zh_page.inner_text("[data-message]") == "请求太频繁：请稍等。"
+    answers.update(code="something_new", message="a reason only the server knows")
+    zh_page.click("[data-action=hint]")
+    zh_page.wait_for_selector("[data-message]:has-text('a reason only the server knows')")
+
+
+def test_moves_carry_the_ply_and_a_conflict_reloads_the_game(play, page):
+    play.open("slide", {"width": 3, "height": 3, "distance": 10})
+    board = slide.Board.parse(play.state()["board"])
+    bodies: list[dict] = []
+    page.on(
+        "request",
+        lambda r: bodies.append(json.loads(r.post_data)) if r.url.endswith("/moves") else None,
+    )
+    first = next(iter(board.moves()))
+    page.keyboard.press(ARROW[first])
+    play.wait_plies(1)
+    board.push(first)
+    assert bodies[0]["ply"] == 0 and bodies[0]["move"] == first
+
+    # Another tab moves on: the server answers 409 conflict; the page shows the game as it stands.
+    second = next(m for m in board.moves() if m != {"U": "D", "D": "U", "L": "R", "R": "L"}[first])
+    state = play.state()
+    page.evaluate(
+        "([id, move, ply]) => fetch(`/api/games/${id}/moves`, {method: 'POST',"
+        " headers: {'content-type': 'application/json'}, body: JSON.stringify({move, ply})})",
+        [state["id"], second, 1],
+    )
+    conflict = {"error": {"code": "conflict", "message": "the game moved on; reload it"}}
+    page.route(
+        "**/moves",
+        lambda route: route.fulfill(
+            status=409, content_type="application/json", body=json.dumps(conflict)
+        ),
+    )
+    board.push(second)
+    page.keyboard.press(ARROW[next(iter(board.moves()))])
+    play.wait_plies(2)  # the other tab's move shows after the refused one
+    assert "changed elsewhere" in page.inner_text("[data-message]")
+    assert page.locator("[data-toast=error]").count() == 0
+
+
+def test_win_card_shows_a_new_record_and_the_previous_best(play, page):
+    # 4×4: a win here must not set the 3×3 record test_slide expects (the server shares one per size)
+    play.open("slide", {"width": 4, "height": 4, "distance": 5})
+    board = slide.Board.parse(play.state()["board"])
+    moves = slide.solve(board).moves
+
+    def with_record(route):
+        answer = route.fetch()
+        state = answer.json()
+        if state.get("status") == "won":
+            state["record"] = {
+                "new": True,
+                "previous": {"fewest_moves": 9, "fastest_seconds": 75, "top_score": None},
+            }
+        route.fulfill(response=answer, body=json.dumps(state))
+
+    page.route("**/moves", with_record)
+    for index, letter in enumerate(moves):
+        page.keyboard.press(ARROW[letter])
+        play.wait_plies(index + 1)
+    page.wait_for_selector(".overlay [data-record=new]")
+    text = page.inner_text(".overlay")
+    assert "New record!" in text and "Previous best" in text and "9 · 1:15" in text
+
+
+def test_best_table_shows_the_label_in_words(play, page, server):
+    rows = {
+        "best": [
+            {
+                "game": "slide",
+                "variant": "4x4 d30",
+                "label": "4×4, 30 moves from solved",
+                "played": 2,
+                "unassisted": 1,
+                "fewest_moves": 30,
+                "fastest_seconds": 61.0,
+                "top_score": None,
+            }
+        ]
+    }
+    page.route(
+        "**/api/best",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(rows)
+        ),
+    )
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("[data-best][data-loaded]")
+    assert page.inner_text("[data-best-row] td:nth-child(2)") == "4×4, 30 moves from solved"
