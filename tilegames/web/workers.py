@@ -47,7 +47,12 @@ class WorkerError(Exception):
     """A job did not produce an answer: ``busy`` (queue full or too long a wait, 503), ``one_at_a_time``
     (the client already has a job in the pool, 429), ``timeout`` (504) or ``crashed`` (500)."""
 
-    STATUS: ClassVar[dict[str, int]] = {"busy": 503, "one_at_a_time": 429, "timeout": 504, "crashed": 500}
+    STATUS: ClassVar[dict[str, int]] = {
+        "busy": 503,
+        "one_at_a_time": 429,
+        "timeout": 504,
+        "crashed": 500,
+    }
 
     def __init__(self, reason: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
