@@ -89,7 +89,7 @@ def create_app(
     """
     limits = limits or Limits()
     store = store or Store(db)
-    workers = workers or Workers(limits.workers, queue=limits.heavy_queue)
+    workers = workers or Workers(limits.workers, queue=limits.heavy_queue, warmup=tasks.warm)
     arcade = Arcade(store, limits, workers)
 
     @asynccontextmanager

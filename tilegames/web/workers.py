@@ -132,6 +132,9 @@ class Workers:
     """Workers killed (past a time limit) or found dead, and replaced."""
     typical: float = 1.0
     """A running average of how long a job runs, in seconds, to tell a waiting job how long it would wait."""
+    warmup: Callable[[], Any] | None = None
+    """Run by a worker started to replace a killed one before it takes a job, so the next job's clock is not
+    spent importing and loading compiled kernels (the first workers are warmed by the app's start-up)."""
     _idle: list[_Worker] = field(default_factory=list)
     _all: set[_Worker] = field(default_factory=set)
     _waiting: collections.deque[asyncio.Future[_Worker]] = field(default_factory=collections.deque)
@@ -151,13 +154,20 @@ class Workers:
                 return
         self._idle.append(worker)
 
-    def _replace(self, worker: _Worker) -> _Worker:
+    def _replace(self, worker: _Worker) -> None:
+        """Kill a worker and start another, handed out once it is warm."""
         worker.kill()
         self._all.discard(worker)
         self.restarts += 1
         fresh = _Worker.start()
         self._all.add(fresh)
-        return fresh
+        if self.warmup is None:
+            self._release(fresh)
+            return
+        warming = asyncio.ensure_future(
+            self._execute(fresh, _Job(None), self.warmup, (), 180.0, learn=False)
+        )
+        warming.add_done_callback(lambda t: None if t.cancelled() else t.exception())
 
     def _admit(self, requester: Requester | None, timeout: float) -> None:
         if requester is not None:
@@ -239,6 +249,7 @@ class Workers:
         fn: Callable[..., T],
         args: tuple[Any, ...],
         timeout: float,
+        learn: bool = True,
     ) -> T:
         loop = asyncio.get_running_loop()
         job.started = time.monotonic()
@@ -253,15 +264,17 @@ class Workers:
                 loop.remove_reader(fd)
             kind, value = worker.connection.recv()
         except TimeoutError:
-            self._release(self._replace(worker))
-            self._learn(timeout)
+            self._replace(worker)
+            if learn:
+                self._learn(timeout)
             raise WorkerError(
                 "timeout", f"the job took longer than {timeout:g} s and was stopped"
             ) from None
         except (EOFError, OSError):
-            self._release(self._replace(worker))
+            self._replace(worker)
             raise WorkerError("crashed", "a worker process stopped; try again") from None
-        self._learn(time.monotonic() - job.started)
+        if learn:
+            self._learn(time.monotonic() - job.started)
         self._release(worker)
         if kind == "raise":
             raise value
