@@ -96,15 +96,16 @@ def test_a_slow_body_gets_a_408(server):
     assert json.loads(body)["error"]["code"] == "body_timeout"
 
 
-def test_connections_past_the_cap_get_503_and_the_server_recovers(server):
+def test_connections_past_the_cap_get_a_json_503_and_the_server_recovers(server):
     held = []
     try:
         for _ in range(MAX_CONNECTIONS):
             held.append(socket.create_connection(("127.0.0.1", server.port)))
             held[-1].sendall(b"GET / HTTP/1.1\r\n")
         time.sleep(0.2)
-        status, _, _ = call_raw_status(server)
-        assert status == 503
+        head, body = raw(server, b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 503") and b"retry-after: 1" in head.lower()
+        assert json.loads(body)["error"]["code"] == "busy"
     finally:
         for connection in held:
             connection.close()
@@ -112,10 +113,21 @@ def test_connections_past_the_cap_get_503_and_the_server_recovers(server):
     assert call(server, "/api/health")[0] == 200
 
 
-def call_raw_status(server: ServerProcess) -> tuple[int, bytes, None]:
-    """uvicorn's own 503 is text, so read the status line only."""
+def test_a_request_uvicorn_cannot_parse_gets_a_json_400(server):
+    head, body = raw(server, b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nBad Header\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400")
+    assert json.loads(body)["error"]["code"] == "bad_http"
+
+
+def raw(server: ServerProcess, request: bytes) -> tuple[bytes, bytes]:
+    """(head, body) of the answer to a request sent as raw bytes, read until the server closes."""
     with socket.create_connection(("127.0.0.1", server.port)) as connection:
-        connection.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        connection.sendall(request)
         connection.settimeout(10)
-        line = connection.recv(4096).split(b"\r\n")[0]
-    return int(line.split()[1]), line, None
+        answer = b""
+        while chunk := connection.recv(4096):
+            answer += chunk
+            if b"\r\n\r\n" in answer and answer.rstrip().endswith(b"}"):
+                break
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return head, body

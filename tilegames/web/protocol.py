@@ -1,20 +1,28 @@
-"""uvicorn's h11 protocol with a deadline on each request's head, and the server's connection cap.
+"""uvicorn's h11 protocol with a deadline on each request's head and JSON refusals, and the connection cap.
 
 uvicorn times out an idle kept-alive connection but not a client that sends its request line and headers a
 byte at a time: thousands of those hold descriptors for as long as they like. Here a request's head must be
 complete within ``header_seconds`` of the connection (or of its first byte after a kept-alive answer), or the
-connection is closed. The body has its own deadline in the app (tilegames.web.security).
+connection is closed. The body has its own deadline in the app (tilegames.web.security). The two answers
+uvicorn itself gives, 400 to a request it cannot parse and 503 past the connection cap, are JSON here too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import logging
 import resource
 from typing import Any
 
 import h11
+from starlette.types import Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from tilegames.web.errors import json_error
+
+LOG = logging.getLogger("tilegames.web")
 
 
 class HeadDeadline(H11Protocol):
@@ -22,6 +30,37 @@ class HeadDeadline(H11Protocol):
 
     header_seconds: float = 10.0
     _head_timer: asyncio.TimerHandle | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The cap is checked here rather than by uvicorn, to answer it in JSON.
+        cap, self.limit_concurrency = self.limit_concurrency, None
+        if cap is not None:
+            inner, connections, tasks = self.app, self.connections, self.tasks
+
+            async def capped(scope: Scope, receive: Receive, send: Send) -> None:
+                if scope["type"] == "http" and (len(connections) >= cap or len(tasks) > cap):
+                    LOG.warning("over the cap of %d connections: answered 503", cap)
+                    message = "the server has too many connections; try again in a moment"
+                    busy = json_error(
+                        503, "busy", message, {"Retry-After": "1", "Connection": "close"}
+                    )
+                    await busy(scope, receive, send)
+                    return
+                await inner(scope, receive, send)
+
+            self.app = capped
+
+    def send_400_response(self, msg: str) -> None:
+        body = json.dumps({"error": {"code": "bad_http", "message": msg}}).encode()
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
