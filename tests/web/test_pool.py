@@ -20,7 +20,7 @@ import pytest
 from tilegames.store import Store
 from tilegames.web import create_app
 from tilegames.web.limits import Limits
-from tilegames.web.workers import REQUESTER, Requester, WorkerError, Workers
+from tilegames.web.workers import REQUESTER, Requester, WorkerError, Workers, _Job
 
 
 def run_with(workers: Workers, scenario: Callable[[Workers], Awaitable[None]]) -> None:
@@ -84,23 +84,38 @@ def test_a_full_queue_answers_busy_at_once_with_retry_after():
 
 def test_a_job_that_would_wait_past_its_limit_is_refused():
     async def scenario(workers: Workers) -> None:
+        workers.typical["time.sleep"] = 5.0  # sleeps are expected to take 5 s
         running = asyncio.ensure_future(workers.run(time.sleep, 3.0, timeout=30.0))
         await asyncio.sleep(0.1)
-        workers.typical = 5.0  # the jobs here take 5 s on average: a 2 s job would wait too long
+        began = time.monotonic()
         with pytest.raises(WorkerError) as refused:
-            await workers.run(math.sqrt, 4.0, timeout=2.0)
-        assert refused.value.reason == "busy" and int(refused.value.headers["Retry-After"]) >= 2
-        workers.typical = (
-            0.01  # the estimate was wrong: the wait itself is still bounded by the limit
-        )
+            await workers.run(math.sqrt, 4.0, timeout=2.0)  # would wait ~4.9 s for a 2 s job
+        assert time.monotonic() - began < 0.5
+        assert refused.value.reason == "busy" and int(refused.value.headers["Retry-After"]) >= 4
+        await running
+        workers.typical["time.sleep"] = 0.01  # a wrong estimate: the wait itself is still bounded
+        running = asyncio.ensure_future(workers.run(time.sleep, 3.0, timeout=30.0))
+        await asyncio.sleep(0.1)
         began = time.monotonic()
         with pytest.raises(WorkerError) as gave_up:
             await workers.run(math.sqrt, 4.0, timeout=1.0)
-        assert gave_up.value.reason == "busy" and time.monotonic() - began < 2.5
+        assert gave_up.value.reason == "busy" and 0.9 < time.monotonic() - began < 2.5
         await running
         assert workers.restarts == 0
 
     run_with(Workers(1, queue=8), scenario)
+
+
+def test_the_wait_is_estimated_from_each_kind_of_job():
+    workers = Workers(2)
+    workers.typical.update({"time.sleep": 6.0, "math.sqrt": 0.5})
+    assert workers.expect(time.sleep) == 6.0 and workers.expect(abs) == 1.0
+    assert workers._wait() == 0.0  # idle workers
+    now = time.monotonic()
+    workers._jobs = dict.fromkeys([_Job(None, 6.0, now), _Job(None, 0.5, now)])  # both busy
+    assert 0.3 < workers._wait() <= 0.5
+    workers._jobs |= dict.fromkeys([_Job(None, 0.5), _Job(None, 6.0)])  # and two waiting, in order
+    assert 5.5 < workers._wait() <= 6.0  # frees at 0.5, then 1.0, then 6.0 and 7.0: the next at ~6
 
 
 def test_one_job_at_a_time_per_client():

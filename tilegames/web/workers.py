@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import heapq
 import math
 import multiprocessing
 import os
@@ -116,7 +117,14 @@ class _Worker:
 @dataclass(eq=False)
 class _Job:
     requester: Requester | None
+    expected: float = 1.0
+    """How long a job of its kind runs, by the running average when it was admitted."""
     started: float | None = None
+
+
+def kind(fn: Callable[..., Any]) -> str:
+    """The name jobs are averaged under: the function's module and name."""
+    return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', type(fn).__name__)}"
 
 
 @dataclass
@@ -130,15 +138,17 @@ class Workers:
     queue: int = 16
     restarts: int = 0
     """Workers killed (past a time limit) or found dead, and replaced."""
-    typical: float = 1.0
-    """A running average of how long a job runs, in seconds, to tell a waiting job how long it would wait."""
+    typical: dict[str, float] = field(default_factory=dict)
+    """A running average of how long each kind of job (see :func:`kind`) runs, in seconds (1 s until one has
+    run), to tell a job how long it would wait."""
     warmup: Callable[[], Any] | None = None
     """Run by a worker started to replace a killed one before it takes a job, so the next job's clock is not
     spent importing and loading compiled kernels (the first workers are warmed by the app's start-up)."""
     _idle: list[_Worker] = field(default_factory=list)
     _all: set[_Worker] = field(default_factory=set)
     _waiting: collections.deque[asyncio.Future[_Worker]] = field(default_factory=collections.deque)
-    _jobs: set[_Job] = field(default_factory=set)
+    _jobs: dict[_Job, None] = field(default_factory=dict)
+    """Admitted jobs, waiting or running, in the order they came (a dict as an ordered set)."""
 
     def _start(self) -> None:
         while len(self._all) < self.processes:
@@ -183,7 +193,7 @@ class Workers:
                 raise WorkerError(
                     "one_at_a_time",
                     "you already have a solve, hint or deal running; wait for it to finish",
-                    began + self.typical - time.monotonic(),
+                    began + mine[0].expected - time.monotonic(),
                 )
         if self._idle and not self._waiting:
             return
@@ -199,8 +209,21 @@ class Workers:
             )
 
     def _wait(self) -> float:
-        """How long a job joining the queue now would wait, by the running average."""
-        return (len(self._waiting) // max(1, self.processes) + 1) * self.typical
+        """How long a job joining the queue now would wait: the running jobs' expected ends, then the waiting
+        jobs' expected times handed out in turn to the first worker free."""
+        now = time.monotonic()
+        running = [j for j in self._jobs if j.started is not None]
+        free = [max(0.0, j.started + j.expected - now) for j in running if j.started is not None]
+        free = sorted(free)[: self.processes] + [0.0] * max(0, self.processes - len(free))
+        heapq.heapify(free)
+        for job in self._jobs:
+            if job.started is None:
+                heapq.heappush(free, heapq.heappop(free) + job.expected)
+        return free[0]
+
+    def expect(self, fn: Callable[..., Any]) -> float:
+        """How long a job running ``fn`` is expected to take (1 s until one has run)."""
+        return self.typical.get(kind(fn), 1.0)
 
     async def _acquire(self, timeout: float) -> _Worker:
         if self._idle and not self._waiting:
@@ -220,7 +243,7 @@ class Workers:
                 raise WorkerError(
                     "busy",
                     f"the server is busy: no worker was free within {timeout:g} s; try again soon",
-                    self.typical,
+                    self._wait(),
                 ) from None
             raise
 
@@ -230,8 +253,8 @@ class Workers:
         self._start()
         requester = REQUESTER.get()
         self._admit(requester, timeout)
-        job = _Job(requester)
-        self._jobs.add(job)
+        job = _Job(requester, self.expect(fn))
+        self._jobs[job] = None
         try:
             worker = await self._acquire(timeout)
             # The job runs to its end (or its limit) even if the request is cancelled, so the worker is
@@ -240,7 +263,7 @@ class Workers:
             task.add_done_callback(lambda t: None if t.cancelled() else t.exception())
             return await asyncio.shield(task)
         finally:
-            self._jobs.discard(job)
+            self._jobs.pop(job, None)
 
     async def _execute(
         self,
@@ -266,7 +289,7 @@ class Workers:
         except TimeoutError:
             self._replace(worker)
             if learn:
-                self._learn(timeout)
+                self._learn(fn, timeout)
             raise WorkerError(
                 "timeout", f"the job took longer than {timeout:g} s and was stopped"
             ) from None
@@ -274,14 +297,15 @@ class Workers:
             self._replace(worker)
             raise WorkerError("crashed", "a worker process stopped; try again") from None
         if learn:
-            self._learn(time.monotonic() - job.started)
+            self._learn(fn, time.monotonic() - job.started)
         self._release(worker)
         if kind == "raise":
             raise value
         return value
 
-    def _learn(self, seconds: float) -> None:
-        self.typical = 0.8 * self.typical + 0.2 * seconds
+    def _learn(self, fn: Callable[..., Any], seconds: float) -> None:
+        name = kind(fn)
+        self.typical[name] = 0.7 * self.typical.get(name, seconds) + 0.3 * seconds
 
     def close(self) -> None:
         """Kill every worker (a job still running is abandoned)."""
