@@ -33,7 +33,7 @@ def test_serve_prints_the_address_and_serves_the_page(tmp_path):
     try:
         line = process.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line and str(db) in line
-        for _ in range(100):
+        for _ in range(1200):  # a cold start on a loaded machine: up to ~2 min
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1) as page:
                     assert "tilegames" in page.read().decode()
