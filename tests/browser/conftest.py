@@ -44,7 +44,9 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    # bypass_csp: the harness's wait_for_function strings are eval'ed in the page, which the arcade's CSP
+    # forbids; tests/browser/test_csp.py plays the page with the CSP enforced.
+    context = browser.new_context(viewport={"width": 1000, "height": 900}, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

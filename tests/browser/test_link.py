@@ -98,7 +98,7 @@ def test_link_game_to_best_result(play, page):
 
 def test_link_on_a_phone_is_drawn_turned_and_playable(browser, server):
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
     )
     page = context.new_page()
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -16,15 +16,17 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilegames.store import Store
 from tilegames.web import games, tasks
-from tilegames.web.arcade import ApiError, Arcade, error_response
+from tilegames.web.arcade import ApiError, Arcade
+from tilegames.web.assets import VersionedStatic, index_page
+from tilegames.web.errors import CatchAll, json_error
 from tilegames.web.games import BadRequest, IllegalMove
 from tilegames.web.limits import Limits
 from tilegames.web.openapi import OPENAPI
+from tilegames.web.security import SameOriginWrites, SecurityHeaders, TrustedHosts
 from tilegames.web.workers import Workers
 
 STATIC = Path(str(resources.files("tilegames.web") / "static"))
@@ -57,19 +59,17 @@ class ServerTiming:
 
 async def _api_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ApiError)
-    return error_response(error.status, error.code, error.message, error.headers)
+    return json_error(error.status, error.code, error.message, error.headers)
 
 
 async def _bad_request(request: Request, error: Exception) -> Response:
     code = getattr(error, "code", "bad_request")
-    return error_response(422, code, str(error))
+    return json_error(422, code, str(error))
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    if request.url.path.startswith("/api/"):
-        return error_response(error.status_code, "http_error", str(error.detail))
-    return Response(str(error.detail), error.status_code)
+    return json_error(error.status_code, "http_error", str(error.detail), error.headers)
 
 
 def create_app(
@@ -79,14 +79,17 @@ def create_app(
     store: Store | None = None,
     workers: Workers | None = None,
     warm: bool = True,
+    allowed_hosts: Iterable[str] | None = None,
 ) -> Starlette:
     """Build the arcade: ``db`` is the SQLite file (default in the user data directory).
 
     ``warm`` starts the worker processes and runs each engine once before serving, so the first deal is quick.
+    ``allowed_hosts`` are the ``Host`` names answered (``tilegames serve`` passes the local names and the bound
+    address); None answers any (a test client, an app mounted elsewhere behind its own check).
     """
     limits = limits or Limits()
     store = store or Store(db)
-    workers = workers or Workers(limits.workers, queue=limits.heavy_queue)
+    workers = workers or Workers(limits.workers, queue=limits.heavy_queue, warmup=tasks.warm)
     arcade = Arcade(store, limits, workers)
 
     @asynccontextmanager
@@ -103,11 +106,13 @@ def create_app(
             task.cancel()
         await run_in_threadpool(workers.close)
 
+    static = VersionedStatic(directory=STATIC)
+
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return index_page(static, "index.html")
 
     async def docs(request: Request) -> Response:
-        return FileResponse(STATIC / "docs.html")
+        return index_page(static, "docs.html")
 
     async def favicon(request: Request) -> Response:
         return FileResponse(STATIC / "icon.svg", media_type="image/svg+xml")
@@ -131,12 +136,20 @@ def create_app(
         Route("/api/games/{game_id}/undo", arcade.undo, methods=["POST"]),
         Route("/api/games/{game_id}/hint", arcade.hint, methods=["POST"]),
         Route("/api/games/{game_id}/solve", arcade.solve, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", static, name="static"),
     ]
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(ServerTiming)],
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(CatchAll),
+            *([] if allowed_hosts is None else [Middleware(TrustedHosts, allowed=allowed_hosts)]),
+            Middleware(
+                SameOriginWrites, max_body=limits.max_body, body_seconds=limits.body_seconds
+            ),
+            Middleware(ServerTiming),
+        ],
         exception_handlers={
             ApiError: _api_error,
             BadRequest: _bad_request,

@@ -101,8 +101,7 @@ class Arcade:
         try:
             answer = await self.workers.run(fn, *args, timeout=timeout + 2.0)
         except WorkerError as error:
-            status = 503 if error.reason == "busy" else 504 if error.reason == "timeout" else 500
-            raise ApiError(status, error.reason, str(error)) from None
+            raise ApiError(error.status, error.reason, str(error), error.headers) from None
         if "error" in answer:
             kind = answer.get("kind", "")
             if "Limit" in kind or "Timeout" in kind:

@@ -47,6 +47,23 @@ class Limits:
     """Moves and undos one client (over all its games) makes at once, and their refill rate."""
     max_plies: int = 100_000
     """Moves one game keeps at most (its history): past it, a move is refused with 409 ``too_many_moves``."""
+    body_seconds: float = 10.0
+    """Time a client has to send a request's body (a slow-body client must not hold a connection)."""
+
+
+KLOTSKI_KERNEL_STATES = 3_000_000
+"""Positions a Klotski search may visit on a board of up to 21 cells (the compiled search; the classic
+4×5 layouts need at most ~100,000)."""
+KLOTSKI_PYTHON_STATES = 50_000
+"""Positions the plain-Python Klotski search (boards over 21 cells) may visit: ~4 s on a loaded 2-core machine
+(200,000 took 30 s), inside the 10 s solve limit, so the engine stops on its own before the pool kills it."""
+
+
+def klotski_max_states(width: int, height: int) -> int:
+    """The node limit of a Klotski search on a board this size: the compiled search or the plain-Python one."""
+    from tilegames.klotski.solve import MAX_KERNEL_CELLS
+
+    return KLOTSKI_KERNEL_STATES if width * height <= MAX_KERNEL_CELLS else KLOTSKI_PYTHON_STATES
 
 
 @dataclass

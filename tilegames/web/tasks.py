@@ -110,8 +110,11 @@ def slide_prepare(timeout: float) -> dict[str, Any]:
 
 # Klotski.
 
-#: Positions a Klotski search may visit (the classic 4×5 layouts need at most ~100,000).
-KLOTSKI_MAX_STATES = 3_000_000
+
+def _klotski_states(board: Any) -> int:
+    from tilegames.web.limits import klotski_max_states
+
+    return klotski_max_states(board.width, board.height)
 
 
 @_guarded
@@ -119,7 +122,7 @@ def klotski_new(text: str, metric: str) -> dict[str, Any]:
     from tilegames import klotski
 
     board = klotski.layout(text)
-    solution = klotski.solve(board, metric=metric, max_states=KLOTSKI_MAX_STATES)
+    solution = klotski.solve(board, metric=metric, max_states=_klotski_states(board))
     if solution is None:
         return {
             "error": "this layout cannot be solved: the 2×2 piece never reaches the exit",
@@ -132,9 +135,8 @@ def klotski_new(text: str, metric: str) -> dict[str, Any]:
 def klotski_hint(text: str, metric: str) -> dict[str, Any]:
     from tilegames import klotski
 
-    solution = klotski.solve(
-        klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES
-    )
+    board = klotski.Board.parse(text)
+    solution = klotski.solve(board, metric=metric, max_states=_klotski_states(board))
     return {"move": solution.moves[0] if solution and solution.moves else None}
 
 
@@ -142,9 +144,8 @@ def klotski_hint(text: str, metric: str) -> dict[str, Any]:
 def klotski_solve(text: str, metric: str) -> dict[str, Any]:
     from tilegames import klotski
 
-    solution = klotski.solve(
-        klotski.Board.parse(text), metric=metric, max_states=KLOTSKI_MAX_STATES
-    )
+    board = klotski.Board.parse(text)
+    solution = klotski.solve(board, metric=metric, max_states=_klotski_states(board))
     if solution is None:
         return {"error": "no solution from this position", "kind": "Unsolvable"}
     return {"moves": list(solution.moves), "length": solution.length, "optimal": True}
