@@ -12,10 +12,13 @@ from tilegames.slide.board import (
     IllegalMoveError,
     InvalidBoardError,
     InvalidMoveError,
+    ParseError,
+    SlideError,
     permutation_parity,
 )
 from tilegames.slide.generate import random_board, scramble
-from tilegames.slide.solve import SearchLimitError, Solution, UnsolvableError, hint, solve
+from tilegames.common import Limits, SearchLimitError
+from tilegames.slide.solve import Solution, hint, solve
 
 __all__ = [
     "MOVES",
@@ -23,9 +26,11 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidMoveError",
+    "Limits",
+    "ParseError",
     "SearchLimitError",
+    "SlideError",
     "Solution",
-    "UnsolvableError",
     "hint",
     "permutation_parity",
     "random_board",

@@ -7,16 +7,13 @@ import random
 
 import numpy as np
 
-from tilegames.slide.board import Board, InvalidBoardError, _check_size
+from tilegames.common import rng as make_rng
+from tilegames.slide.board import OPPOSITE, Board, InvalidBoardError, _check_size
 
 # 4×4 deals at a set distance walk back along an optimal solution, so the distance cannot exceed
 # the deal's own optimal length; beyond this few random deals reach it.
 MAX_DISTANCE_4X4 = 60
 _BFS_CELLS = 9  # boards up to 9 cells get a full distance table (9! = 362,880 states)
-
-
-def _rng(seed: int | random.Random | None) -> random.Random:
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
 
 
 def random_board(
@@ -36,7 +33,7 @@ def random_board(
     is hit by exactly two orderings, hence uniformly.
     """
     _check_size(width, height)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     if distance is not None:
         return _at_distance(width, height, distance, rng, cache_dir)
     n = width * height
@@ -56,12 +53,11 @@ def scramble(board: Board, k: int, *, seed: int | random.Random | None = None) -
     """A new board `k` random moves away from `board`, never undoing the move just made."""
     if k < 0:
         raise ValueError(f"walk length must be at least 0, got {k}")
-    rng = _rng(seed)
+    rng = make_rng(seed)
     walk = board.copy(stack=False)
-    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
     last = ""
     for _ in range(k):
-        options = [m for m in walk.moves() if m != undo.get(last)]
+        options = [m for m in walk.moves() if m != OPPOSITE.get(last)]
         last = rng.choice(options)
         walk.push(last)
     return walk.copy(stack=False)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tilegames.common import Progress, cache_directory
 from tilegames.slide.solve import kernels, pdb_kernels
 
 _MAGIC = b"TGPDB\x01"
@@ -38,18 +39,6 @@ PARTITIONS: dict[tuple[int, int, str], tuple[tuple[int, ...], ...]] = {
     ),
 }
 DEFAULT_PARTITION = {(4, 4): "6-6-3", (5, 5): "5-5-5-5-4"}
-
-
-def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Where databases live: the argument, else $TILEGAMES_CACHE, else the user's cache dir."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get("TILEGAMES_CACHE")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("tilegames"))
 
 
 def _factors(n: int, k: int) -> np.ndarray:
@@ -116,7 +105,7 @@ class PatternDatabase:
         labels = np.array(cells, np.int64)
         pdb_kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
         qstate = np.array([0, 1, 1], np.int64)
-        bar = _Bar(total, f"pattern database {width}x{height} {k} tiles") if progress else None
+        bar = Progress(total, f"pattern database {width}x{height} {k} tiles") if progress else None
         try:
             while True:
                 status = pdb_kernels.pdb_expand(
@@ -211,31 +200,6 @@ class PatternDatabase:
             with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
                 db.save(directory)
         return db
-
-
-class _Bar:
-    """A rich progress bar on stderr while a database is built."""
-
-    def __init__(self, total: int, label: str) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>5.1f}%"),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self._progress.start()
-        self._task = self._progress.add_task(label, total=total)
-
-    def update(self, completed: int) -> None:
-        self._progress.update(self._task, completed=completed)
-
-    def close(self) -> None:
-        self._progress.stop()
 
 
 @dataclass(frozen=True, eq=False)
