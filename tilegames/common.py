@@ -53,7 +53,9 @@ class Limits:
         if self.max_nodes is not None and self.max_nodes < 1:
             raise ValueError(f"max_nodes must be at least 1, not {self.max_nodes}")
         if self.timeout is not None and not (
-            isinstance(self.timeout, int | float) and self.timeout > 0 and math.isfinite(self.timeout)
+            isinstance(self.timeout, int | float)
+            and self.timeout > 0
+            and math.isfinite(self.timeout)
         ):
             raise ValueError(f"timeout must be a positive number of seconds, not {self.timeout!r}")
 

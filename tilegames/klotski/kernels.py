@@ -216,7 +216,19 @@ def _bfs_run(w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, limit, tabs
 
 
 @njit(cache=True)
-def search(start, w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, max_states, tabs, deadline=math.inf):
+def search(
+    start,
+    w,
+    h,
+    steps,
+    fold,
+    goal_masks,
+    goal_bits,
+    stop_at_goal,
+    max_states,
+    tabs,
+    deadline=math.inf,
+):
     """Breadth-first search from `start` (a key), until `max_states` keys or the `deadline` (perf_counter).
 
     Returns (keys in BFS order, parent index of each, packed move from the parent, index of the first solved key

@@ -14,7 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from tilegames.common import Clock, Limits, SearchLimitError, limits_of
+from tilegames.common import Clock, Limits, limits_of
+from tilegames.common import SearchLimitError as SearchLimitError  # space.py imports it from here
 from tilegames.klotski import kernels, zobrist
 from tilegames.klotski.board import (
     DIRECTIONS,

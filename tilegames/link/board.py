@@ -308,9 +308,7 @@ def _check_rows(rows: list[str]) -> None:
     odd = sorted(kind for kind, count in counts.items() if count % 2)
     if odd:
         kind = odd[0]
-        where = next(
-            (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == kind
-        )
+        where = next((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == kind)
         raise InvalidBoardError(
             f"kind {kind!r} appears {_times(counts[kind])} (first at cell {where}); "
             "every kind needs an even count"

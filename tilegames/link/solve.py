@@ -38,7 +38,6 @@ import numpy as np
 from tilegames.common import Limits, SearchLimitError, limits_of
 from tilegames.link.board import Board, Pair
 from tilegames.link.kernels import expand, relax, remove_falling
-from tilegames.link.path import find_pairs
 
 _CHECK_EVERY = 256
 _NONE = np.empty(0, np.int64)
@@ -222,7 +221,9 @@ def solve(
         found = search.run(line)
     except SearchLimitError as error:
         clock = limits.clock()
-        raise clock.error("timeout" if str(error) == "timeout" else "max_nodes", search.nodes) from None
+        raise clock.error(
+            "timeout" if str(error) == "timeout" else "max_nodes", search.nodes
+        ) from None
     if not found:
         return None
     pairs = [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in line]

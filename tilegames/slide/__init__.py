@@ -6,6 +6,7 @@
 12
 """
 
+from tilegames.common import Limits, SearchLimitError
 from tilegames.slide.board import (
     MOVES,
     Board,
@@ -17,7 +18,6 @@ from tilegames.slide.board import (
     permutation_parity,
 )
 from tilegames.slide.generate import random_board, scramble
-from tilegames.common import Limits, SearchLimitError
 from tilegames.slide.solve import Solution, hint, solve
 
 __all__ = [

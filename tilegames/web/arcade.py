@@ -385,7 +385,7 @@ class Arcade:
             hint = {"move": move, "piece": piece, "cells": cells}
         else:
             board = games._link_board(row)
-            pair = board.hint()
+            pair = board.first_pair()
             if pair is None:
                 hint = {"move": None, "cells": [], "path": None}
             else:

@@ -295,7 +295,7 @@ def link_view(row: GameRow) -> dict[str, Any]:
         "gravity": board.gravity,
         "remaining": sum(len(line) - line.count(".") for line in grid),
         "score": link_score(row, removed, row.clock(time.time())) if removed else 0,
-        "solved": board.is_cleared(),
+        "solved": board.is_solved(),
         "reshuffles": row.options.get("reshuffles", 0),
     }
 
@@ -337,7 +337,7 @@ def link_move(row: GameRow, move: Any, last: str | None) -> Outcome:
     extra: dict[str, Any] = {"path": [list(p) for p in path]}
     options = dict(row.options)
     moves = row.moves + 1
-    won = board.is_cleared()
+    won = board.is_solved()
     if not won and board.is_stuck():
         # A reshuffle can take a while (it keeps the board clearable): the caller runs it off the
         # store's writer thread and records the move with the reshuffled board (Arcade._record_reshuffled).
@@ -377,5 +377,5 @@ def warm() -> None:
         board.path((2, 0), (2, 1))
         board.push(((2, 0), (2, 1)))
         board.is_stuck()
-        board.hint()
-        board.is_cleared()
+        board.first_pair()
+        board.is_solved()

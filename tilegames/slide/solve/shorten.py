@@ -11,8 +11,8 @@ import time
 
 import numpy as np
 
-from tilegames.slide.solve import kernels
 from tilegames.slide.board import MOVES, blank_offset
+from tilegames.slide.solve import kernels
 from tilegames.slide.solve.common import blank_cells, letters_from_blank_cells
 
 # Windows tried in turn (moves) and the node cap of one window's search.
