@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 import random
 
 import numpy as np
@@ -110,7 +111,7 @@ def _at_distance(
             return _along(start, solution.moves, solution.length - distance)
 
 
-def _along(start: Board, moves: str, steps: int) -> Board:
+def _along(start: Board, moves: Sequence[str], steps: int) -> Board:
     board = start.copy(stack=False)
     board.play(moves[:steps])
     return board.copy(stack=False)
@@ -122,17 +123,19 @@ _WALK_NODES = 5_000_000
 
 def _walk_back(width: int, height: int, distance: int, rng: random.Random) -> Board:
     """Other sizes: random walks solved optimally (Manhattan + linear conflict, bounded search)."""
-    from tilegames.slide.solve import SearchLimitError, solve
+    from tilegames.common import Limits, SearchLimitError
+    from tilegames.slide.solve import solve
 
     goal = Board.solved(width, height)
     walk = distance + 4
     for _ in range(_WALK_TRIES):
         start = scramble(goal, walk, seed=rng)
         try:
-            solution = solve(start, goal, heuristic="mdlc", max_nodes=_WALK_NODES)
+            solution = solve(start, goal, heuristic="mdlc", limits=Limits(max_nodes=_WALK_NODES))
         except SearchLimitError:
             walk = max(distance, walk - 2)
             continue
+        assert solution is not None, "a walk from the goal can always go back"
         if solution.length >= distance:
             return _along(start, solution.moves, solution.length - distance)
         walk += 2 + (distance - solution.length)
