@@ -131,9 +131,12 @@ def run_solve(game: Game, args: argparse.Namespace) -> int:
         "nodes": solution.nodes,
         **game.extras(solution),
     }
-    moves = "\n".join(game.move_text(m) for m in solution.moves) or "already solved"
     kind = "optimal" if solution.optimal else "not proved optimal"
-    emit(payload, args.json, f"{moves}\n{solution.length} moves ({kind})")
+    unit = getattr(solution, "metric", "moves")  # klotski counts in either metric
+    lines = [f"{solution.length} {unit} ({kind})", *(game.move_text(m) for m in solution.moves)]
+    if not solution.moves:
+        lines[0] = f"already solved: 0 {unit}"
+    emit(payload, args.json, "\n".join(lines))
     return DONE
 
 
