@@ -22,7 +22,10 @@ def test_parse_and_format_round_trip_every_named_layout():
         board = Board.parse(entry.layout)
         assert str(board) == entry.layout
         assert Board.parse(str(board)) == board
-        assert repr(board) == f"Board.parse({entry.layout!r})" and eval(repr(board), {"Board": Board}) == board
+        assert (
+            repr(board) == f"Board.parse({entry.layout!r})"
+            and eval(repr(board), {"Board": Board}) == board
+        )
         assert (board.width, board.height) == (4, 5)
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
