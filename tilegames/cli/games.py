@@ -66,14 +66,14 @@ class Game:
     solved: Callable[[Board], bool] = lambda board: bool(board.is_solved())
     """Whether the board (as `board` returned it) is solved: hint has nothing to say then."""
     hint_extras: Callable[[Board, Move], dict[str, Any]] = lambda board, move: {}
-    more_verbs: Callable[[argparse._SubParsersAction], None] = lambda verbs: None
+    more_verbs: Callable[[argparse._SubParsersAction[Any]], None] = lambda verbs: None
     default_nodes: int | None = None
     default_timeout: float | None = None
     node_name: str = "search nodes"
     limit_notes: dict[str, str] = field(default_factory=dict)
 
 
-def add_game(games: argparse._SubParsersAction, game: Game) -> None:
+def add_game(games: argparse._SubParsersAction[Any], game: Game) -> None:
     """`tilegames GAME ...` with the shared verbs and the game's own."""
     parser: Parser = games.add_parser(game.name, help=game.help)
     verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")

@@ -66,7 +66,7 @@ def _extras(solution: Any) -> dict[str, Any]:
     }
 
 
-def _more_verbs(verbs: argparse._SubParsersAction) -> None:
+def _more_verbs(verbs: argparse._SubParsersAction[Any]) -> None:
     list_parser = verbs.add_parser("list", help="the named layouts")
     add_json(list_parser)
     list_parser.set_defaults(run=run_list)

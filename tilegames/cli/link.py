@@ -121,7 +121,7 @@ def _reshuffle(args: argparse.Namespace) -> int:
     return 0
 
 
-def _more_verbs(verbs: argparse._SubParsersAction) -> None:
+def _more_verbs(verbs: argparse._SubParsersAction[Any]) -> None:
     path = verbs.add_parser("path", help="the fewest-turn path joining two tiles (exit 1: none)")
     path.add_argument("board")
     path.add_argument("a", help="ROW,COL")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from tilegames.cli.common import CommandError, Parser
 
 
-def add_parser(games: argparse._SubParsersAction) -> None:
+def add_parser(games: argparse._SubParsersAction[Any]) -> None:
     parser: Parser = games.add_parser("serve", help="play all three games in the browser")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)

@@ -222,9 +222,9 @@ def make_clearable(board: Board, seed: int | random.Random | None = None) -> Dea
                 if len(alive):
                     column[len(column) - len(alive) :] = alive
         sync()
-    for tile, kind in kind_of.items():
+    for tile, code in kind_of.items():  # a kind's code point, not its character
         r, c = divmod(tile - 1, w)
-        start[r + 1, c + 1] = kind
+        start[r + 1, c + 1] = code
     return Deal(Board.from_grid(start, gravity=board.gravity), solution)
 
 

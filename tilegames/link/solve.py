@@ -102,7 +102,7 @@ class _Search:
             self.key |= 1 << index
 
     # -- making and unmaking moves on the search grid
-    def remove(self, r1: int, c1: int, r2: int, c2: int) -> object:
+    def remove(self, r1: int, c1: int, r2: int, c2: int) -> tuple[int, Any]:
         grid = self.grid
         kind = int(grid[r1, c1])
         self.count[kind] -= 2
@@ -113,8 +113,8 @@ class _Search:
         self.key ^= (1 << (r1 * self.width + c1)) | (1 << (r2 * self.width + c2))
         return kind, None
 
-    def restore(self, move: tuple[int, int, int, int], undo: object) -> None:
-        kind, saved = undo  # type: ignore[misc]
+    def restore(self, move: tuple[int, int, int, int], undo: tuple[int, Any]) -> None:
+        kind, saved = undo
         r1, c1, r2, c2 = move
         self.count[kind] += 2
         self.left += 2

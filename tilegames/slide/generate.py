@@ -72,7 +72,7 @@ def distance_table(width: int, height: int) -> np.ndarray:
     if width * height > _BFS_CELLS:
         raise InvalidBoardError(f"a full distance table needs at most {_BFS_CELLS} cells")
     goal = np.array(Board.solved(width, height).tiles, np.int64)
-    table = kernels.bfs_full(goal, width, height)
+    table: np.ndarray = kernels.bfs_full(goal, width, height)
     table.flags.writeable = False
     return table
 
@@ -107,6 +107,7 @@ def _at_distance(
         # Any board on an optimal path, d moves before the goal, is exactly d moves away.
         start = random_board(width, height, seed=rng)
         solution = solve(start, goal, cache_dir=cache_dir)
+        assert solution is not None, "a random deal is solvable"
         if solution.length >= distance:
             return _along(start, solution.moves, solution.length - distance)
 

@@ -58,7 +58,7 @@ def letters_from_blank_cells(cells: Sequence[int], width: int) -> str:
     return "".join(out)
 
 
-def blank_cells(start: int, directions: Sequence[int], width: int) -> list[int]:
+def blank_cells(start: int, directions: Sequence[int] | np.ndarray, width: int) -> list[int]:
     """The blank's cells along kernel directions (0 up, 1 down, 2 left, 3 right)."""
     step = (-width, width, -1, 1)
     cells = [start]

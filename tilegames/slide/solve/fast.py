@@ -52,7 +52,7 @@ def _search_small(
     h: int,
     b: int,
     limits: Budget,
-    cache_dir,
+    cache_dir: str | os.PathLike[str] | None,
     partition: str | None,
     budget: int = FAST_BUDGET,
 ) -> tuple[int, str, int, bool]:

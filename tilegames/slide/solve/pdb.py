@@ -97,7 +97,7 @@ class PatternDatabase:
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
         total = math.perm(n, k)
         # Each placement's blank-region mask and distance side by side: one cache line per lookup.
-        pairs = np.zeros((total, 2), _visited_dtype(n))
+        pairs: np.ndarray = np.zeros((total, 2), _visited_dtype(n))
         visited, table = pairs[:, 0], pairs[:, 1]
         table[:] = 255
         queue = np.zeros(1 << 16, np.int64)
@@ -149,7 +149,7 @@ class PatternDatabase:
         """Write atomically: a header with a CRC-32 of the table, then the table."""
         directory.mkdir(parents=True, exist_ok=True)
         header = self._header()
-        header["crc32"] = zlib.crc32(self.table)
+        header["crc32"] = zlib.crc32(self.table)  # type: ignore[arg-type]  # an ndarray is a buffer
         raw = json.dumps(header).encode()
         path = directory / self.file_name(self.width, self.height, self.blank, self.cells)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
@@ -177,7 +177,7 @@ class PatternDatabase:
         db = cls(width, height, blank, tuple(cells), table)
         expected = db._header()
         crc = header.pop("crc32", None)
-        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:
+        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:  # type: ignore[arg-type]
             return None
         return db
 
@@ -280,7 +280,7 @@ def partition_for(
     """The named partition for a goal blank in cell 0, or (other blank cells) reading-order chunks."""
     name = name or DEFAULT_PARTITION.get((width, height))
     n = width * height
-    if blank == 0 and (width, height, name) in PARTITIONS:
+    if blank == 0 and name is not None and (width, height, name) in PARTITIONS:
         return PARTITIONS[(width, height, name)]
     if name is not None and not all(part.isdigit() for part in name.split("-")):
         raise ValueError(f"unknown partition {name!r}: use sizes such as 6-6-3")
