@@ -59,12 +59,6 @@ class Limits:
         ):
             raise ValueError(f"timeout must be a positive number of seconds, not {self.timeout!r}")
 
-    def or_default(self, max_nodes: int | None) -> Limits:
-        """These limits, with `max_nodes` filled in when neither limit is set (a game's safe default)."""
-        if self.max_nodes is None and self.timeout is None:
-            return Limits(max_nodes, None)
-        return self
-
     def clock(self) -> Clock:
         """Start counting: a Clock whose deadline is `timeout` seconds from now."""
         return Clock(self)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from tilegames.cli.common import (
@@ -70,7 +70,6 @@ class Game:
     default_nodes: int | None = None
     default_timeout: float | None = None
     node_name: str = "search nodes"
-    limit_notes: dict[str, str] = field(default_factory=dict)
 
 
 def add_game(games: argparse._SubParsersAction[Any], game: Game) -> None:
