@@ -40,7 +40,7 @@ def test_link_game_to_best_result(play, page):
     }
 
     # Remove a pair: its path is drawn, the tiles go; undo brings them back.
-    pair = board.hint()
+    pair = board.first_pair()
     click_pair(page, pair)
     play.wait_plies(1)
     assert page.locator("[data-path]").count() >= 1
@@ -89,7 +89,7 @@ def test_link_on_a_phone_is_drawn_turned_and_playable(browser, server):
         assert "turned" in page.get_attribute(".link-svg", "class")
         game_id = page.get_attribute("[data-board]", "data-game-id")
         board = link.Board.parse(server.api(f"/api/games/{game_id}")["board"])
-        pair = board.hint()
+        pair = board.first_pair()
         for r, c in pair:
             page.tap(f".lt[data-r='{r}'][data-c='{c}']")
         page.wait_for_function("document.querySelector('[data-board]').dataset.plies === '1'")
