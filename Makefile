@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 $(BIN)/tilegames: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[web,test]'
 	touch $@
 
 run: $(BIN)/tilegames
@@ -23,6 +23,7 @@ postgresql:
 lint: $(BIN)/tilegames
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: $(BIN)/tilegames chromium postgresql lint
 	$(BIN)/pytest -n 2 --dist loadfile

@@ -153,7 +153,7 @@ async def player(
         elif params["game"] == "klotski":
             move = rng.choice(state["view"]["legal"])
         else:  # a removable pair, as the engine's hint finds it (well under a millisecond)
-            a, b = link.Board.parse(state["board"]).hint()
+            a, b = link.Board.parse(state["board"]).first_pair()
             move = [list(a), list(b)]
         began = time.perf_counter()
         try:

@@ -14,7 +14,7 @@ import random
 import statistics
 import time
 
-from tilegames.slide import Board, SearchLimitError, random_board, scramble, solve
+from tilegames.slide import Board, Limits, SearchLimitError, random_board, scramble, solve
 
 # Korf & Taylor (1996), "Finding optimal solutions to the Twenty-Four Puzzle": ten random instances
 # (goal 0 1 2 ... 24, blank first) and their optimal lengths, as listed with the instances at
@@ -74,7 +74,7 @@ def main() -> None:
     while len(compared) < args.walks:
         board = scramble(Board.solved(5, 5), 120, seed=rng)
         try:
-            best = solve(board, timeout=30).length
+            best = solve(board, limits=Limits(timeout=30)).length
         except SearchLimitError:
             continue
         solution, seconds = timed_fast(board)

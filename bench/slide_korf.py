@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from tilegames.slide import Board, SearchLimitError, scramble, solve
+from tilegames.slide import Board, Limits, SearchLimitError, scramble, solve
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "korf100.tsv"
 PEER_PYTHON = Path(__file__).resolve().parent / ".peer-venv" / "bin" / "python"
@@ -41,7 +41,9 @@ def run_ours(board: Board, solver: str, timeout: float | None) -> tuple[int | No
     partition, heuristic = (solver, "pdb") if solver in ("6-6-3", "7-8") else (None, solver)
     start = time.perf_counter()
     try:
-        solution = solve(board, GOAL, partition=partition, heuristic=heuristic, timeout=timeout)
+        solution = solve(
+            board, GOAL, partition=partition, heuristic=heuristic, limits=Limits(timeout=timeout)
+        )
     except SearchLimitError as error:
         return None, error.nodes, time.perf_counter() - start
     replay = board.copy()

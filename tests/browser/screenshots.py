@@ -97,7 +97,7 @@ def shoot(page, url: str, out: Path, tag: str) -> None:
 
     # Lianliankan: 14×6, some pairs gone, the last path still drawn.
     state = open_game(page, url, "link", {"width": 14, "height": 6, "kinds": 21, "gravity": False})
-    pairs = link.solve(link.Board.parse(state["board"])).pairs
+    pairs = link.solve(link.Board.parse(state["board"])).moves
     for index, pair in enumerate(pairs[:9]):
         if index == 8:
             page.wait_for_timeout(900)  # let the earlier paths fade: show one

@@ -33,7 +33,7 @@ def test_every_screen_runs_under_the_strict_csp(play, page):
     page.goto(f"{play.server.url}/#/link")
     game_id = page.wait_for_selector("[data-board][data-game-id]").get_attribute("data-game-id")
     board = link.Board.parse(play.server.api(f"/api/games/{game_id}")["board"])
-    for r, c in board.hint():
+    for r, c in board.first_pair():
         page.click(f".lt[data-r='{r}'][data-c='{c}']")
     page.wait_for_selector("[data-board][data-plies='1']", state="attached")
     page.click("[data-action=help]")

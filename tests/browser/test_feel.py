@@ -84,7 +84,7 @@ def test_link_30x16_on_a_phone_scrolls_in_its_frame_with_big_targets(browser, se
         assert scrolls
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         board = link.Board.parse(state["board"])
-        pair = board.hint()
+        pair = board.first_pair()
         for r, c in pair:
             page.tap(f".lt[data-r='{r}'][data-c='{c}']")
         page.wait_for_function("document.querySelector('[data-board]').dataset.plies === '1'")

@@ -63,7 +63,7 @@ def test_link_game_to_best_result(play, page):
     }
 
     # Remove a pair: its path is drawn, the tiles go; undo brings them back.
-    pair = board.hint()
+    pair = board.first_pair()
     click_pair(page, pair)
     play.wait_plies(1)
     assert page.locator("[data-path]").count() >= 1
@@ -79,8 +79,8 @@ def test_link_game_to_best_result(play, page):
 
     # Play the solver's order; reload half way.
     solution = link.solve(board)
-    assert solution.solvable
-    for index, pair in enumerate(solution.pairs):
+    assert solution is not None
+    for index, pair in enumerate(solution.moves):
         if index == 6:
             before = play.state()
             page.reload()
@@ -112,7 +112,7 @@ def test_link_on_a_phone_is_drawn_turned_and_playable(browser, server):
         assert "turned" in page.get_attribute(".link-svg", "class")
         game_id = page.get_attribute("[data-board]", "data-game-id")
         board = link.Board.parse(server.api(f"/api/games/{game_id}")["board"])
-        pair = board.hint()
+        pair = board.first_pair()
         for r, c in pair:
             page.tap(f".lt[data-r='{r}'][data-c='{c}']")
         page.wait_for_function("document.querySelector('[data-board]').dataset.plies === '1'")

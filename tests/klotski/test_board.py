@@ -22,7 +22,10 @@ def test_parse_and_format_round_trip_every_named_layout():
         board = Board.parse(entry.layout)
         assert str(board) == entry.layout
         assert Board.parse(str(board)) == board
-        assert repr(board) == f"Board({entry.layout!r})"
+        assert (
+            repr(board) == f"Board.parse({entry.layout!r})"
+            and eval(repr(board), {"Board": Board}) == board
+        )
         assert (board.width, board.height) == (4, 5)
 
 
@@ -178,13 +181,20 @@ def test_every_listed_move_is_legal_and_every_step_move_is_a_single_step(seed):
     assert len(targets) == len(moves)  # one move per destination
 
 
-def test_any_printable_letter_works_even_the_colon_of_the_move_notation():
-    board = Board.parse("A::B/A::B/C..D")
-    moves = list(board.moves())
-    assert "::D" in moves
-    board.push("::D")
-    assert str(board) == "A..B/A::B/C::D" and board.is_solved()
-    assert board.pop() == "::D"
+def test_the_colon_of_the_move_notation_is_refused_as_a_letter():
+    with pytest.raises(LayoutError, match="':' cannot be a piece letter"):
+        Board.parse("A::B/A::B/C..D")
+    with pytest.raises(LayoutError, match="cannot be a piece letter"):
+        Board(4, 3, list("A::BA::BC..D"))  # the constructor checks too
+
+
+def test_direction_letters_are_piece_letters_read_by_position():
+    board = Board.parse("AUUB/AUUB/C..D")
+    assert "U:D" in board.legal_moves()
+    board.push("U:D")
+    assert str(board) == "A..B/AUUB/CUUD" and board.is_solved()
+    assert board.count("moves") == 1 and board.count("steps") == 1
+    assert board.peek() == "U:D" and board.pop() == "U:D"
 
 
 def test_random_layouts_fill_even_the_largest_board():

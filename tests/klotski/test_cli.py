@@ -1,4 +1,5 @@
 import json
+import time
 
 import networkx as nx
 import pytest
@@ -102,16 +103,29 @@ def test_universe_small_board_cached(capsys, tmp_path):
 
 
 def test_a_search_limit_is_reported_not_a_hang(capsys):
-    status, out, err = run(capsys, "solve", "横刀立马", "--max-states", "100", "--json")
+    status, out, err = run(capsys, "solve", "横刀立马", "--max-nodes", "100", "--json")
     payload = json.loads(out)
-    assert status == 1 and payload["solvable"] is None and "limit of 100" in payload["limit"]
-    assert err == ""
-    status, out, _ = run(capsys, "hint", "横刀立马", "--max-states", "100")
+    assert status == 1 and payload["solvable"] is None and payload["limit"] == "max_nodes"
+    assert "max_nodes=100" in payload["message"] and err == ""
+    status, out, _ = run(capsys, "hint", "横刀立马", "--max-nodes", "100")
     assert status == 1 and out.startswith("undecided")
-    status, out, _ = run(capsys, "analyse", "横刀立马", "--max-states", "100", "--json")
+    status, out, _ = run(capsys, "analyse", "横刀立马", "--max-nodes", "100", "--json")
     assert status == 1 and json.loads(out)["solvable"] is None
-    status, _, err = run(capsys, "solve", "横刀立马", "--max-states", "0")
-    assert status == 2 and "max_states must be at least 1" in err and err.count("\n") == 1
+    status, _, err = run(capsys, "solve", "横刀立马", "--max-nodes", "0")
+    assert status == 2 and "max_nodes must be at least 1" in err and err.count("\n") == 1
+
+
+def test_a_timeout_stops_the_search_within_a_second(capsys):
+    # 30 cells: the plain Python search, which used to run two minutes before giving up.
+    started = time.perf_counter()
+    status, out, _ = run(
+        capsys, "solve", "AAbcde/AAfghi/jklmno/pq..../......", "--timeout", "0.5", "--json"
+    )
+    payload = json.loads(out)
+    assert status == 1 and payload["solvable"] is None and payload["limit"] == "timeout"
+    assert (
+        time.perf_counter() - started < 30
+    )  # generous: the limit is honoured, not a wall-clock test
 
 
 def test_big_boards_search_in_python_under_a_default_limit(capsys):
@@ -120,16 +134,19 @@ def test_big_boards_search_in_python_under_a_default_limit(capsys):
         capsys,
         "solve",
         "AAb.cd/AAe.fg/.hi.jk/.lm.no/....../......",
-        "--max-states",
+        "--max-nodes",
         "2000",
         "--json",
     )
-    assert status == 1 and "limit of 2000" in json.loads(out)["limit"]
+    payload = json.loads(out)
+    assert (
+        status == 1 and payload["limit"] == "max_nodes" and "max_nodes=2000" in payload["message"]
+    )
 
 
 def test_text_output_of_a_solved_layout(capsys):
     status, out, _ = run(capsys, "solve", "ABCD/EFGH/IJKL/.MM./.MM.")
-    assert status == 0 and out == "0 moves: already solved\n"
+    assert status == 0 and out == "already solved: 0 moves\n"
 
 
 def test_unwritable_paths_are_one_line_not_a_traceback(capsys, tmp_path):

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilegames.klotski import LAYOUTS, NAMED_LAYOUTS, Board, SearchLimitError, hint, solve
+from tilegames.klotski import LAYOUTS, NAMED_LAYOUTS, Board, Limits, SearchLimitError, hint, solve
 from tilegames.klotski.generate import random_layout
 from tilegames.klotski.solve import reference_search
 
@@ -107,9 +107,13 @@ def test_solving_keeps_letters_of_a_mirrored_start():
 
 
 def test_search_limit_is_reported():
-    with pytest.raises(SearchLimitError, match="limit of 100 positions"):
-        solve(LAYOUTS["横刀立马"], max_states=100)
-    assert solve(LAYOUTS["捷足先登"], max_states=5000).length == 32
+    with pytest.raises(SearchLimitError, match="max_nodes=100") as caught:
+        solve(LAYOUTS["横刀立马"], limits=Limits(max_nodes=100))
+    assert caught.value.limit == "max_nodes" and caught.value.nodes >= 100
+    assert solve(LAYOUTS["捷足先登"], limits=Limits(max_nodes=5000)).length == 32
+    with pytest.raises(SearchLimitError, match="time limit") as caught:  # the compiled search
+        solve(LAYOUTS["横刀立马"], limits=Limits(timeout=1e-9))
+    assert caught.value.limit == "timeout"
 
 
 def test_boards_too_big_for_the_kernel_fall_back_to_python():
@@ -130,7 +134,10 @@ def test_the_python_fallback_has_a_default_limit():
     assert (
         DEFAULT_MAX_STATES_PYTHON <= 1_000_000
     )  # a plain Python BFS of 50 million states would not end
-    with pytest.raises(SearchLimitError, match="limit of 50 positions"):
-        solve(Board.parse("AAb.cd/AAe.fg/.hi.jk/.lm.no/....../......"), max_states=50)
+    big = Board.parse("AAb.cd/AAe.fg/.hi.jk/.lm.no/....../......")
+    with pytest.raises(SearchLimitError, match="max_nodes=50"):
+        solve(big, limits=Limits(max_nodes=50))
+    with pytest.raises(SearchLimitError, match="time limit"):  # the Python search
+        solve(big, limits=Limits(timeout=0.05))
     with pytest.raises(ValueError, match="at least 1"):
-        solve(LAYOUTS["横刀立马"], max_states=0)
+        solve(LAYOUTS["横刀立马"], limits=Limits(max_nodes=0))

@@ -1,4 +1,4 @@
-"""The board: notation round trips, errors that name the place, push/pop, gravity, assisted."""
+"""The board: notation round trips, errors that name the place, push/pop, gravity, hints."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from tilegames.link import (
     KindMismatchError,
     LinkError,
     deal,
+    hint,
 )
 
 
@@ -78,20 +79,20 @@ def test_push_rejects_what_cannot_be_removed():
     for pair in [((0, 0), (1, 1)), ((0, 0), (0, 1)), ((0, 0), (5, 5)), ((0, 0),), "xy"]:
         with pytest.raises(IllegalMoveError):
             board.push(pair)
-    assert str(board) == "AB/BA" and board.move_stack == []
-    with pytest.raises(IllegalMoveError, match="no move"):
+    assert str(board) == "AB/BA" and board.move_stack == ()
+    with pytest.raises(IndexError, match="no moves"):
         board.pop()
 
 
 def test_push_and_pop_without_gravity():
     board = Board.parse("AB/AB")
     board.push([[0, 0], [1, 0]])
-    assert str(board) == ".B/.B" and board.move_stack == [((0, 0), (1, 0))]
+    assert str(board) == ".B/.B" and board.move_stack == (((0, 0), (1, 0)),)
     board.push(((0, 1), (1, 1)))
-    assert board.is_cleared() and not board.is_stuck()
+    assert board.is_solved() and not board.is_stuck()
     assert board.pop() == ((0, 1), (1, 1))
     assert board.pop() == ((0, 0), (1, 0))
-    assert str(board) == "AB/AB" and board.assisted
+    assert str(board) == "AB/AB" and board.move_stack == ()
 
 
 def test_gravity_falls_and_undo_restores_them():
@@ -107,7 +108,7 @@ def test_gravity_in_one_column():
     board.push(((1, 0), (2, 0)))
     assert board.rows() == [".", ".", "B", "B"]
     board.push(((2, 0), (3, 0)))
-    assert board.is_cleared()
+    assert board.is_solved()
     board.pop()
     board.pop()
     assert str(board) == "B/A/A/B"
@@ -139,11 +140,26 @@ def test_copy_is_independent_and_keeps_the_rules():
     assert twin == board
 
 
-def test_hint_marks_the_game_assisted():
+def test_hint_is_a_module_function_without_side_effects():
     board = Board.parse("AA")
-    assert not board.assisted
-    assert board.hint() == ((0, 0), (0, 1))
-    assert board.assisted
+    assert hint(board) == ((0, 0), (0, 1)) == board.first_pair()
+    assert hint(board, clearable=True) == ((0, 0), (0, 1))
+    assert board == Board.parse("AA") and board.move_stack == ()
+
+
+def test_the_constructor_refuses_ragged_rows():
+    with pytest.raises(InvalidBoardError, match="row 2 has 1 cell, expected 3"):
+        Board(["ABC", "A"])
+    with pytest.raises(InvalidBoardError, match="appears once"):
+        Board(["ABC"])
+
+
+def test_from_grid_builds_a_relabelled_board():
+    board = Board.parse("AB/BA", ring=False)
+    grid = board.grid()
+    grid[1, 2], grid[2, 2] = grid[2, 2], grid[1, 2]  # swap (0, 1) and (1, 1)
+    made = Board.from_grid(grid)
+    assert str(made) == "AA/BB" and not made.ring and made.move_stack == ()
 
 
 def test_ring_off_changes_what_connects():

@@ -18,47 +18,48 @@ def run(capsys, *argv: str) -> tuple[int, dict | None, str]:
 
 def test_new_deals_a_clearable_board(capsys):
     status, payload, _ = run(capsys, "new", "18x8", "--kinds", "36", "--seed", "1", "--json")
-    assert status == 0 and set(payload) == {"board"}
-    board = Board.parse(payload["board"])
+    assert status == 0 and set(payload) == {"boards"}
+    board = Board.parse(payload["boards"][0])
     assert (board.width, board.height, board.remaining) == (18, 8, 144)
     status, again, _ = run(capsys, "new", "18x8", "--kinds", "36", "--seed", "1", "--json")
     assert again == payload
-    status, solved, _ = run(capsys, "solve", payload["board"], "--json")
-    assert status == 0 and solved["solvable"] is True and len(solved["pairs"]) == 72
-    for pair in solved["pairs"]:
+    status, solved, _ = run(capsys, "solve", payload["boards"][0], "--json")
+    assert status == 0 and solved["solvable"] is True and len(solved["moves"]) == 72
+    for pair in solved["moves"]:
         board.push(pair)  # the printed pairs clear the board, in order
-    assert board.is_cleared()
+    assert board.is_solved()
 
 
 def test_hint_gives_pair_and_path(capsys):
     status, payload, _ = run(capsys, "hint", "A.B/B.A", "--json")
     assert status == 0
-    assert payload == {"pair": [[0, 0], [1, 2]], "path": [[0, 0], [0, 1], [1, 1], [1, 2]]}
+    assert payload == {"move": [[0, 0], [1, 2]], "path": [[0, 0], [0, 1], [1, 1], [1, 2]]}
 
 
 def test_clearable_hint(capsys):
     board = "BBBAE/CEDED/ACABD/AECDC"
     _, plain, _ = run(capsys, "hint", board, "--no-ring", "--json")
     status, good, _ = run(capsys, "hint", board, "--no-ring", "--clearable", "--json")
-    assert status == 0 and plain["pair"] == [[0, 0], [0, 1]] and good["pair"] != plain["pair"]
+    assert status == 0 and plain["move"] == [[0, 0], [0, 1]] and good["move"] != plain["move"]
 
 
 def test_hint_on_a_stuck_board_exits_1(capsys):
     status, payload, _ = run(capsys, "hint", "AB/BA", "--json")
-    assert status == 1 and payload == {"pair": None, "path": None}
+    assert status == 1 and payload == {"move": None, "solvable": False}
+    status, payload, _ = run(capsys, "hint", "../..", "--json")
+    assert status == 1 and payload == {"move": None, "solved": True}
 
 
 def test_solve_verdicts(capsys):
     status, payload, _ = run(capsys, "solve", "AB/BA", "--json")
     assert status == 1 and payload == {"solvable": False}
     status, payload, _ = run(capsys, "solve", "AB/AB", "--gravity", "--json")
-    assert status == 0 and payload == {
-        "solvable": True,
-        "pairs": [[[0, 0], [1, 0]], [[0, 1], [1, 1]]],
-    }
+    assert status == 0 and payload["moves"] == [[[0, 0], [1, 0]], [[0, 1], [1, 1]]]
+    assert payload["solvable"] is True and payload["length"] == 2 and payload["optimal"] is True
     board = str(deal(18, 8, 36, seed=3, solvable=False))
     status, payload, _ = run(capsys, "solve", board, "--max-nodes", "3", "--json")
-    assert status == 1 and payload == {"solvable": None, "limit": "max_nodes"}
+    assert status == 1 and payload["solvable"] is None and payload["limit"] == "max_nodes"
+    assert payload["nodes"] == 4
 
 
 def test_reshuffle_and_path(capsys):
@@ -95,17 +96,21 @@ def test_the_command_line_never_runs_unbounded(capsys):
     status, _, err = run(capsys, "reshuffle", big)
     assert status == 2 and "too big to reshuffle" in err and err.count("\n") == 1
     board = str(deal(18, 8, 36, seed=3, solvable=False))
-    status, payload, _ = run(capsys, "solve", board, "--timeout", "0", "--json")
-    assert status == 1 and payload == {"solvable": None, "limit": "timeout"}
+    status, payload, _ = run(capsys, "solve", board, "--timeout", "1e-9", "--json")
+    assert status == 1 and payload["solvable"] is None and payload["limit"] == "timeout"
+    status, _, err = run(capsys, "new", "40x40", "--kinds", "36", "--count", "10000")
+    assert status == 2 and "more than one run prints" in err
 
 
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
         (["new", "18x8", "--kinds", "36", "--seed", "-1"], "seed must be 0 or more"),
-        (["solve", "AB/BA", "--timeout", "-1"], "timeout must be 0 or more"),
-        (["solve", "AB/BA", "--timeout", "nan"], "timeout must be 0 or more"),
-        (["solve", "AB/BA", "--max-nodes", "-1"], "max_nodes must be 0 or more"),
+        (["solve", "AB/BA", "--timeout", "-1"], "timeout must be a positive number"),
+        (["solve", "AB/BA", "--timeout", "nan"], "timeout must be a positive number"),
+        (["solve", "AB/BA", "--max-nodes", "0"], "max_nodes must be at least 1"),
+        (["hint", "AB/BA", "--max-nodes", "-1"], "max_nodes must be at least 1"),
+        (["reshuffle", "AB/BA", "--seed", "-3"], "seed must be 0 or more"),
     ],
 )
 def test_bad_limits_and_seeds_exit_2(capsys, argv, needle):

@@ -11,14 +11,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilegames.link import Board, DealError, deal, deal_with_solution, make_clearable, solve
+from tilegames.link import (
+    Board,
+    DealError,
+    Limits,
+    SearchLimitError,
+    deal,
+    deal_with_solution,
+    make_clearable,
+    reshuffle,
+    solve,
+)
 
 
 def replay_clears(board: Board, pairs) -> bool:
     play = board.copy()
     for pair in pairs:
         play.push(pair)  # raises if a move is illegal
-    return play.is_cleared()
+    return play.is_solved()
 
 
 @settings(max_examples=40, deadline=None)
@@ -48,7 +58,7 @@ def test_make_clearable_relabels_any_board(gravity):
         assert [c for c, _ in made.board.cells()] == [c for c, _ in board.cells()]
         assert sorted(k for _, k in made.board.cells()) == sorted(k for _, k in board.cells())
         assert replay_clears(made.board, made.solution)
-        if solve(board).solvable is False:
+        if solve(board) is None:
             relabelled += 1
             assert made.board != board
     assert relabelled > 0  # the construction was needed, and it worked
@@ -58,7 +68,11 @@ def test_solvable_deal_keeps_a_clearable_random_deal_untouched():
     kept = 0
     for seed in range(20):
         plain = deal(18, 8, 36, seed=seed, solvable=False)
-        if solve(plain, max_nodes=3000).solvable:
+        try:
+            proved = solve(plain, limits=Limits(max_nodes=3000)) is not None
+        except SearchLimitError:
+            proved = False
+        if proved:
             assert deal(18, 8, 36, seed=seed) == plain
             kept += 1
     assert kept > 10
@@ -93,16 +107,16 @@ def test_bad_deals_are_refused(args, message):
 
 
 def test_plain_deals_can_be_unsolvable_and_solvable_ones_never_are():
-    verdicts = {solve(deal(4, 4, 8, 2, seed=s, solvable=False)).solvable for s in range(60)}
+    verdicts = {solve(deal(4, 4, 8, 2, seed=s, solvable=False)) is not None for s in range(60)}
     assert verdicts == {True, False}
-    assert all(solve(deal(4, 4, 8, 2, seed=s)).solvable for s in range(60))
-    assert all(solve(deal(6, 4, 12, 2, seed=s, gravity=True)).solvable for s in range(30))
+    assert all(solve(deal(4, 4, 8, 2, seed=s)) is not None for s in range(60))
+    assert all(solve(deal(6, 4, 12, 2, seed=s, gravity=True)) is not None for s in range(30))
 
 
 def test_reshuffle_keeps_cells_and_kinds_and_leaves_a_move():
     board = Board.parse("AB.C/..CA/B.DD")
     for seed in range(50):
-        shuffled = board.reshuffle(seed=seed, solvable=False)
+        shuffled = reshuffle(board, seed=seed, solvable=False)
         assert [c for c, _ in shuffled.cells()] == [c for c, _ in board.cells()]
         assert Counter(k for _, k in shuffled.cells()) == Counter(k for _, k in board.cells())
         assert shuffled.pairs()
@@ -119,17 +133,17 @@ def test_solvable_reshuffle_can_be_cleared(seed, gravity):
         if not pairs:
             break
         board.push(rng.choice(pairs))
-    shuffled = board.reshuffle(seed=seed)
+    shuffled = reshuffle(board, seed=seed)
     assert shuffled.gravity == gravity
-    result = solve(shuffled, max_nodes=200_000)
-    assert result.solvable is True and replay_clears(shuffled, result.pairs)
+    result = solve(shuffled, limits=Limits(max_nodes=200_000))
+    assert result is not None and replay_clears(shuffled, result.moves)
 
 
 def test_reshuffle_forces_a_move_when_few_arrangements_have_one():
     # 2 x 2 with two kinds: 'AB/BA' and 'BA/AB' are stuck, the other four have a move.
     board = Board.parse("AB/BA")
     for seed in range(30):
-        assert board.reshuffle(seed=seed, solvable=False).pairs()
+        assert reshuffle(board, seed=seed, solvable=False).pairs()
 
 
 # -- uniformity ---------------------------------------------------------------------------------
@@ -147,7 +161,7 @@ def chi_square(counts: Counter) -> float:
 
 def test_reshuffle_is_uniform():
     board = Board.parse(CELLS)
-    counts = Counter(tuple(str(board.reshuffle(seed=s, solvable=False))) for s in range(SAMPLES))
+    counts = Counter(tuple(str(reshuffle(board, seed=s, solvable=False))) for s in range(SAMPLES))
     assert set(counts) == set(ARRANGEMENTS)
     assert chi_square(counts) < CRITICAL
 
@@ -174,20 +188,20 @@ def test_reshuffle_properties(seed, moves, gravity, solvable):
         if not pairs:
             break
         board.push(rng.choice(pairs))
-    if board.is_cleared():
+    if board.is_solved():
         return
-    shuffled = board.reshuffle(seed=seed, solvable=solvable)
+    shuffled = reshuffle(board, seed=seed, solvable=solvable)
     assert [c for c, _ in shuffled.cells()] == [c for c, _ in board.cells()]
     assert sorted(k for _, k in shuffled.cells()) == sorted(k for _, k in board.cells())
-    assert shuffled.pairs() and shuffled.move_stack == [] and shuffled.gravity == gravity
-    assert shuffled == board.reshuffle(seed=seed, solvable=solvable)  # reproducible
+    assert shuffled.pairs() and shuffled.move_stack == () and shuffled.gravity == gravity
+    assert shuffled == reshuffle(board, seed=seed, solvable=solvable)  # reproducible
 
 
 def test_reshuffle_is_uniform_over_the_arrangements_that_have_a_move():
     # 'AB/BA' and 'BA/AB' are stuck; the redraw must leave the other four equally likely.
     board = Board.parse("AB/BA")
     samples = 4000
-    counts = Counter(str(board.reshuffle(seed=s, solvable=False)) for s in range(samples))
+    counts = Counter(str(reshuffle(board, seed=s, solvable=False)) for s in range(samples))
     assert set(counts) == {"AA/BB", "BB/AA", "AB/AB", "BA/BA"}
     expected = samples / 4
     chi2 = sum((n - expected) ** 2 / expected for n in counts.values())

@@ -8,15 +8,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tilegames.link import Board, LinkSolution, deal, solve
+from tilegames.link import Board, Limits, SearchLimitError, Solution, deal, hint, solve
 from tilegames.link.kernels import doomed
 from tilegames.link.solve import greedy
+
+
+def verdict(board: Board, **kwargs: object) -> bool | None:
+    """Cleared (True), proved impossible (False) or a limit hit (None), from the contract's solve."""
+    try:
+        return solve(board, **kwargs) is not None  # type: ignore[arg-type]
+    except SearchLimitError:
+        return None
 
 
 def exhaustive(board: Board, memo: dict[str, bool] | None = None) -> bool:
     """Obviously right: try every removable pair, every order (positions memoised)."""
     memo = {} if memo is None else memo
-    if board.is_cleared():
+    if board.is_solved():
         return True
     key = str(board)
     if key not in memo:
@@ -54,7 +62,7 @@ def replay_clears(board: Board, pairs) -> bool:
     play = board.copy()
     for pair in pairs:
         play.push(pair)
-    return play.is_cleared()
+    return play.is_solved()
 
 
 @pytest.mark.parametrize("gravity", [False, True])
@@ -65,11 +73,10 @@ def test_verdicts_match_exhaustive_search(gravity, ring):
         board = small_board(seed, gravity, ring)
         result = solve(board)
         expected = exhaustive(board.copy())
-        assert result.solvable is expected, (str(board), gravity, ring)
-        if expected:
-            assert replay_clears(board, result.pairs), str(board)
-        else:
-            assert result.pairs == []
+        assert (result is not None) is expected, (str(board), gravity, ring)
+        if result is not None:
+            assert replay_clears(board, result.moves), str(board)
+            assert result.length == len(result.moves) == board.remaining // 2
         verdicts.append(expected)
     assert 0 < sum(verdicts) < len(verdicts)  # both verdicts are exercised
 
@@ -78,9 +85,7 @@ def test_verdicts_match_exhaustive_search(gravity, ring):
 @given(st.integers(0, 10**9), st.booleans(), st.booleans())
 def test_safe_rule_and_memo_agree_with_plain_search(seed, gravity, ring):
     board = small_board(seed, gravity, ring)
-    fast = solve(board)
-    plain = solve(board, safe=False, memo=False)
-    assert fast.solvable is plain.solvable is exhaustive(board.copy())
+    assert verdict(board) is verdict(board, safe=False, memo=False) is exhaustive(board.copy())
 
 
 def test_safe_rule_clears_a_kind_in_the_right_pairing():
@@ -89,33 +94,34 @@ def test_safe_rule_clears_a_kind_in_the_right_pairing():
     board = Board.parse("AABA/BCAC")
     assert exhaustive(board.copy()) is True
     result = solve(board)
-    assert result.solvable and replay_clears(board, result.pairs)
+    assert result is not None and replay_clears(board, result.moves)
 
 
 def test_classic_deadlock_is_proven():
-    result = solve(Board.parse("AB/BA"))
-    assert result == LinkSolution(False, [], 1)
-    assert solve(Board.parse("..../.AB./.BA./....")).solvable is False
+    assert solve(Board.parse("AB/BA")) is None
+    assert solve(Board.parse("..../.AB./.BA./....")) is None
 
 
 def test_cleared_board_is_solved_by_nothing():
-    assert solve(Board.parse("../..")) == LinkSolution(True, [], 1)
+    assert solve(Board.parse("../..")) == Solution([], 0, True, 1)
 
 
 def test_limits_give_undecided():
     board = deal(18, 8, 36, seed=3, solvable=False)
-    by_nodes = solve(board, max_nodes=5)
-    assert by_nodes.solvable is None and by_nodes.limit == "max_nodes" and by_nodes.pairs == []
-    by_time = solve(board, timeout=0)
-    assert by_time.solvable is None and by_time.limit == "timeout"
+    with pytest.raises(SearchLimitError) as by_nodes:
+        solve(board, limits=Limits(max_nodes=5))
+    assert by_nodes.value.limit == "max_nodes" and by_nodes.value.nodes == 6
+    with pytest.raises(SearchLimitError) as by_time:
+        solve(board, limits=Limits(timeout=1e-9))
+    assert by_time.value.limit == "timeout"
 
 
 def test_full_size_deals_are_solved_and_replay():
     for seed in range(3):
         for gravity in (False, True):
             board = deal(18, 8, 36, seed=seed, gravity=gravity)
-            result = solve(board, max_nodes=100_000)
-            assert result.solvable is True and replay_clears(board, result.pairs)
+            result = solve(board, limits=Limits(max_nodes=100_000))
+            assert result is not None and replay_clears(board, result.moves)
 
 
 def test_greedy_baseline_plays_legal_moves():
@@ -142,9 +148,9 @@ def test_full_deals_match_exhaustive_search(shape, ring, gravity):
     verdicts = []
     for seed in range(100):
         board = deal(*shape, seed=seed, solvable=False, ring=ring, gravity=gravity)
-        result = solve(board)
-        assert result.solvable is exhaustive(board.copy()), str(board)
-        verdicts.append(result.solvable)
+        found = verdict(board)
+        assert found is exhaustive(board.copy()), str(board)
+        verdicts.append(found)
     assert True in verdicts
 
 
@@ -158,21 +164,23 @@ def test_dead_end_proof_is_sound_and_catches_crossings():
     assert proved > 0
     # a crossing of two last pairs inside a bigger, otherwise clearable board
     board = Board.parse("CCDD/.AB./.BA./EEFF")
-    assert doomed(board.grid()) and solve(board) == LinkSolution(False, [], 1)
+    assert doomed(board.grid()) and solve(board) is None
     assert not doomed(Board.parse("CCDD/.AB./.AB./EEFF").grid())
 
 
 def test_clearable_hint_avoids_a_dead_end():
     board = Board.parse("BBBAE/CEDED/ACABD/AECDC", ring=False)
-    plain = board.copy().hint()
+    plain = hint(board)
     after = board.copy()
     after.push(plain)
-    assert solve(board).solvable and solve(after).solvable is False  # the plain hint strands
-    good = board.hint(clearable=True)
+    assert verdict(board) and verdict(after) is False  # the plain hint strands
+    good = hint(board, clearable=True)
     after = board.copy()
     after.push(good)
-    assert solve(after).solvable is True and board.assisted
-    assert Board.parse("AB/BA").hint(clearable=True) is None
+    assert verdict(after) is True and board.move_stack == ()  # a hint changes nothing
+    assert hint(Board.parse("AB/BA"), clearable=True) is None
+    # A node limit, not a clock: with too small a budget the hint falls back to the plain one.
+    assert hint(board, clearable=True, limits=Limits(max_nodes=1)) == plain
 
 
 def test_deep_boards_do_not_hit_the_recursion_limit():
@@ -180,5 +188,5 @@ def test_deep_boards_do_not_hit_the_recursion_limit():
     rows = ["".join(k * 2 for k in kinds[r * 35 : (r + 1) * 35]) for r in range(30)]
     board = Board.parse("/".join(rows))  # 2100 tiles in adjacent pairs: 1050 moves deep
     result = solve(board)
-    assert result.solvable is True and len(result.pairs) == 1050
-    assert replay_clears(board, result.pairs)
+    assert result is not None and len(result.moves) == 1050
+    assert replay_clears(board, result.moves)

@@ -25,7 +25,7 @@ def test_parse_and_format_round_trip():
     assert (board.width, board.height) == (3, 3)
     assert board.tiles == (5, 1, 3, 4, 0, 2, 7, 8, 6)
     assert str(board) == "5 1 3/4 0 2/7 8 6"
-    assert repr(board) == "Board('5 1 3/4 0 2/7 8 6')"
+    assert repr(board) == "Board.parse('5 1 3/4 0 2/7 8 6')"
     assert Board.parse(" 5 1 3\n4 0 2\n 7 8 6 \n") == board
     assert Board.parse(str(Board.solved(5, 3))) == Board.solved(5, 3)
 
@@ -67,7 +67,7 @@ def test_moves_name_the_tile_direction():
     board.push("D")  # the 5 slides down
     assert str(board) == "1 2 3/4 0 6/7 5 8"
     assert sorted(board.moves()) == ["D", "L", "R", "U"]
-    assert board.move_stack == ["R", "D"]
+    assert board.move_stack == ("R", "D") and board.peek() == "D"
     assert board.pop() == "D" and board.pop() == "R"
     assert board.is_solved()
 
@@ -81,13 +81,15 @@ def test_illegal_and_invalid_moves():
     before = board.copy()
     with pytest.raises(IllegalMoveError, match="move 3 of 3"):
         board.play("RRR")
-    assert board == before and board.move_stack == []
+    assert board == before and board.move_stack == ()
 
 
 def test_equality_hash_copy():
     a = Board.parse("1 2/3 0")
     b = a.copy()
-    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a == b and a.key() == b.key() and len({a.key(), b.key()}) == 1
+    with pytest.raises(TypeError):
+        hash(a)  # mutable: unhashable, like python-chess's Board
     b.push("R")
     assert a != b
     assert Board.parse("1 2/3 4/5 0") != Board.parse("1 2 3/4 5 0")

@@ -46,14 +46,14 @@ def test_solve_json_and_replay(capsys):
 def test_solve_to_another_goal(capsys):
     goal = "0 1 2/3 4 5/6 7 8"
     status, payload, _ = run(capsys, "solve", "1 0 2/3 4 5/6 7 8", "--goal", goal, "--json")
-    assert status == 0 and payload["moves"] == "R"
+    assert status == 0 and payload["moves"] == ["R"]
 
 
 def test_unsolvable_exits_1(capsys):
     status, payload, _ = run(capsys, "solve", "2 1 3/4 5 6/7 8 0", "--json")
     assert status == 1 and payload == {"solvable": False}
     status, payload, _ = run(capsys, "check", "2 1 3/4 5 6/7 8 0", "--json")
-    assert status == 0 and payload == {"solvable": False}
+    assert status == 1 and payload == {"solvable": False}
     status, payload, _ = run(capsys, "check", "1 2 3/4 5 6/7 0 8", "--json")
     assert status == 0 and payload == {"solvable": True}
 
@@ -61,17 +61,17 @@ def test_unsolvable_exits_1(capsys):
 def test_limit_reached_exits_1(capsys):
     board = str(random_board(6, 6, seed=1))  # no pattern databases on 6x6: nothing to build
     status, payload, _ = run(capsys, "solve", board, "--max-nodes", "100", "--json")
-    assert status == 1 and payload["solved"] is False and "node limit" in payload["limit"]
-    assert payload["nodes"] == 100
+    assert status == 1 and payload["solvable"] is None and payload["limit"] == "max_nodes"
+    assert payload["nodes"] == 100 and "node limit" in payload["message"]
 
 
 def test_hint(capsys):
     status, payload, _ = run(capsys, "hint", "1 2 3/4 5 6/7 0 8", "--json")
     assert status == 0 and payload == {"move": "L"}
     status, payload, _ = run(capsys, "hint", "1 2 3/4 5 6/7 8 0", "--json")
-    assert status == 0 and payload == {"move": None}
+    assert status == 1 and payload == {"move": None, "solved": True}
     status, payload, _ = run(capsys, "hint", "2 1 3/4 5 6/7 8 0", "--json")
-    assert status == 1 and payload == {"solvable": False}
+    assert status == 1 and payload == {"move": None, "solvable": False}
 
 
 @pytest.mark.parametrize(
@@ -89,8 +89,8 @@ def test_hint(capsys):
         (["solve", "\uff11 \uff12/\uff13 0"], "not a tile number"),  # full-width digits
         (["solve", "1 2/3 \u00b3"], "not a tile number"),
         (["check", "1 2 3/4 5 6/7 8 9"], "tile 9 at row 3, column 3 is out of range"),  # no blank
-        (["solve", "5 1 3/4 0 2/7 8 6", "--max-nodes", "0"], "max_nodes must be positive"),
-        (["solve", "5 1 3/4 0 2/7 8 6", "--timeout", "nan"], "timeout must be positive"),
+        (["solve", "5 1 3/4 0 2/7 8 6", "--max-nodes", "0"], "max_nodes must be at least 1"),
+        (["solve", "5 1 3/4 0 2/7 8 6", "--timeout", "nan"], "timeout must be a positive number"),
         (["solve", "5 1 3/4 0 2/7 8 6", "--partition", "big"], "unknown partition"),
         (["new", "3x3", "--distance", "32"], "farthest is 31"),
         (["new", "3x3", "--walk", "-1"], "walk -1"),

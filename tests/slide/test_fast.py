@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tilegames.common import Limits
 from tilegames.slide import Board, hint, random_board, scramble, solve
 from tilegames.slide.solve import kernels
-from tilegames.slide.solve.common import Limits, relabel
+from tilegames.slide.solve.common import Budget, relabel
 from tilegames.slide.solve.ida import ida_relabelled
 from tilegames.slide.solve.shorten import shorten
 
@@ -39,7 +40,13 @@ def test_fast_solutions_reach_the_standard_goal(w, h, pdb_cache):
     rng = random.Random(w * 100 + h)
     for _ in range(3):
         board = random_board(w, h, seed=rng)
-        check(board, None, cache_dir=pdb_cache, partition=_cheap(w, h), max_nodes=BUDGET)
+        check(
+            board,
+            None,
+            cache_dir=pdb_cache,
+            partition=_cheap(w, h),
+            limits=Limits(max_nodes=BUDGET),
+        )
 
 
 def _cheap(w: int, h: int) -> str | None:
@@ -65,7 +72,13 @@ def test_fast_solutions_reach_any_goal(corner, pdb_cache):
         tiles.insert(blank, 0)
         goal = Board(w, h, tiles)
         board = scramble(goal, 400, seed=rng)
-        check(board, goal, cache_dir=pdb_cache, partition=_cheap(w, h), max_nodes=BUDGET)
+        check(
+            board,
+            goal,
+            cache_dir=pdb_cache,
+            partition=_cheap(w, h),
+            limits=Limits(max_nodes=BUDGET),
+        )
 
 
 def test_fast_on_30x30():
@@ -83,9 +96,9 @@ def test_fast_is_optimal_when_it_can_prove_it(pdb_cache):
 
 def test_fast_answers_within_tiny_limits():
     board = random_board(6, 6, seed=1)
-    solution = check(board, None, max_nodes=10)
+    solution = check(board, None, limits=Limits(max_nodes=10))
     assert solution.nodes < 100_000  # only the last 3×3 board was searched past the budget
-    check(board, None, timeout=0.01)
+    check(board, None, limits=Limits(timeout=0.01))
 
 
 def test_hint_on_a_big_board():
@@ -102,7 +115,7 @@ def test_property_fast_solutions_replay_to_any_goal(w, h, seed, blank_first):
     rng = random.Random(seed)
     goal = Board(w, h, list(range(w * h))) if blank_first else Board.solved(w, h)
     board = scramble(goal, rng.randrange(0, 300), seed=rng)
-    solution = check(board, goal, max_nodes=BUDGET, partition=_cheap(w, h))
+    solution = check(board, goal, limits=Limits(max_nodes=BUDGET), partition=_cheap(w, h))
     assert (solution.length - board.manhattan(goal)) % 2 == 0
 
 
@@ -118,7 +131,7 @@ def test_property_fast_solutions_replay_to_any_goal(w, h, seed, blank_first):
     ],
 )
 def test_fast_regressions(board, goal):
-    check(Board.parse(board), Board.parse(goal), max_nodes=1)
+    check(Board.parse(board), Board.parse(goal), limits=Limits(max_nodes=1))
 
 
 def _walk_solution(goal: Board, steps: int, rng: random.Random) -> tuple[Board, str]:
@@ -169,7 +182,7 @@ def test_shortening_reaches_optimal_on_3x3_against_bfs(bfs):
 def test_shortening_removes_detours():
     goal = Board.solved(4, 4)
     board = scramble(goal, 30, seed=3)
-    best = solve(board, heuristic="mdlc").moves
+    best = "".join(solve(board, heuristic="mdlc").moves)
     state, blank = relabel(board, goal)
     # a loop of the blank round a 2×2 square (12 moves) leaves the board as it was
     start = board.copy()
@@ -199,7 +212,7 @@ def test_weighted_search_below_an_incumbent_is_exact(heuristic, pdb_cache):
     board = scramble(Board.solved(4, 4), 40, seed=7)
     best = solve(board, heuristic="mdlc").length
     state, blank = relabel(board, Board.solved(4, 4))
-    limits = Limits.of(None, None)
+    limits = Budget.of(None, None)
     kwargs = {"heuristic": heuristic, "weight": (3, 2), "cache_dir": pdb_cache}
     kwargs["partition"] = CHEAP_4X4 if heuristic == "pdb" else None
     status, moves, _ = ida_relabelled(state, 4, 4, blank, limits, shorter_than=best, **kwargs)

@@ -9,10 +9,10 @@ from collections import deque
 import numpy as np
 import pytest
 
+from tilegames.common import Limits
 from tilegames.slide import (
     Board,
     SearchLimitError,
-    UnsolvableError,
     hint,
     random_board,
     scramble,
@@ -199,23 +199,23 @@ def test_any_4x4_goal(pdb_cache):
 
 
 def test_unsolvable_is_answered_at_once():
-    with pytest.raises(UnsolvableError):
-        solve(Board.parse("2 1 3/4 5 6/7 8 0"))
-    with pytest.raises(UnsolvableError):
-        hint(Board.parse("2 1/3 0"))
+    # A proof of impossibility is a normal answer: None, at once, whatever the limits.
+    assert solve(Board.parse("2 1 3/4 5 6/7 8 0"), limits=Limits(max_nodes=1)) is None
+    assert solve(Board.parse("2 1 3/4 5 6/7 8 0"), fast=True) is None
+    assert hint(Board.parse("2 1/3 0")) is None
 
 
 def test_limits_raise_search_limit_error(pdb_cache):
     board = random_board(5, 5, seed=1)
     with pytest.raises(SearchLimitError, match="node limit"):
-        solve(board, max_nodes=1000, heuristic="mdlc")
+        solve(board, limits=Limits(max_nodes=1000), heuristic="mdlc")
     with pytest.raises(SearchLimitError, match="time limit"):
-        solve(board, timeout=0.2, heuristic="mdlc")
+        solve(board, limits=Limits(timeout=0.2), heuristic="mdlc")
     with pytest.raises(SearchLimitError, match="node limit") as caught:
         solve(
             Board(4, 4, [int(t) for t in KORF_EASY[0][0].split()]),
             KORF_GOAL,
-            max_nodes=500,
+            limits=Limits(max_nodes=500),
             cache_dir=pdb_cache,
         )
     assert caught.value.nodes >= 500
@@ -279,7 +279,9 @@ def test_building_the_databases_does_not_count_against_the_timeout(tmp_path, mon
     """On a machine's first use the tables are built before the search clock starts."""
     slow_builds(monkeypatch, 0.5)  # three 5-5-5 tables: 1.5 s, longer than the whole timeout
     board = Board(4, 4, [int(t) for t in KORF_1.split()])  # ~650,000 nodes: the clock is read
-    solution = solve(board, KORF_GOAL, partition="5-5-5", timeout=1.0, cache_dir=tmp_path)
+    solution = solve(
+        board, KORF_GOAL, partition="5-5-5", limits=Limits(timeout=1.0), cache_dir=tmp_path
+    )
     assert solution.length == 57 and solution.optimal
     assert len(list(tmp_path.iterdir())) == 3  # built here, in this call
 
@@ -287,8 +289,8 @@ def test_building_the_databases_does_not_count_against_the_timeout(tmp_path, mon
 def test_fast_answer_is_the_same_with_a_fresh_or_a_warm_cache(tmp_path, monkeypatch):
     slow_builds(monkeypatch, 0.5)
     board = Board(4, 4, [int(t) for t in KORF_1.split()])
-    limits = {"max_nodes": 1_000_000, "timeout": 1.2}
-    fresh = solve(board, KORF_GOAL, fast=True, partition="5-5-5", cache_dir=tmp_path, **limits)
-    warm = solve(board, KORF_GOAL, fast=True, partition="5-5-5", cache_dir=tmp_path, **limits)
+    limits = Limits(max_nodes=1_000_000, timeout=1.2)
+    fresh = solve(board, KORF_GOAL, fast=True, partition="5-5-5", cache_dir=tmp_path, limits=limits)
+    warm = solve(board, KORF_GOAL, fast=True, partition="5-5-5", cache_dir=tmp_path, limits=limits)
     assert fresh == warm
     assert fresh.length == 57

@@ -254,7 +254,7 @@ def test_link_pairs_wrong_pairs_hint_undo_and_win(client):
     gid = state["id"]
     assert state["view"]["remaining"] == 24 and len(state["view"]["kinds"]) == 6
     board = link.Board.parse(state["board"])
-    a, b = board.hint()
+    a, b = board.first_pair()
     kinds = {}
     for r in range(4):
         for c in range(6):
@@ -326,7 +326,7 @@ def test_link_gravity_game_follows_the_engine(client):
     state = new(client, game="link", width=6, height=4, kinds=6, gravity=True, seed=4)
     assert state["variant"] == "6x4 k6 gravity" and state["view"]["gravity"] is True
     board = link.Board.parse(state["board"], gravity=True)
-    pair = board.hint()
+    pair = board.first_pair()
     after = client.post(
         f"/api/games/{state['id']}/moves", json={"move": [list(pair[0]), list(pair[1])]}
     )

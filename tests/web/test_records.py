@@ -93,7 +93,7 @@ def test_bug_4_an_exact_distance_deal_never_overwrites_the_uniform_record(client
 def test_lianliankan_keeps_score_and_time_not_fewest_moves(client):
     state = new(client, game="link", width=6, height=4, kinds=6, seed=2)
     assert state["label"] == "6×4 · 6 kinds"
-    pairs = link.solve(link.Board.parse(state["board"])).pairs
+    pairs = link.solve(link.Board.parse(state["board"])).moves
     won = play(client, state, [[list(a), list(b)] for a, b in pairs])
     assert won["status"] == "won" and won["record"]["counted"] is True
     assert "moves" not in won["record"]["kinds"]

@@ -9,17 +9,22 @@ import os
 import sys
 from collections.abc import Sequence
 
+from tilegames import __version__
 from tilegames.cli import klotski, link, serve, slide
 from tilegames.cli.common import CommandError, Parser, fail
+from tilegames.cli.games import Game, add_game
 
-COMMANDS = (slide, klotski, link, serve)
+GAMES: tuple[Game, ...] = (slide.GAME, klotski.GAME, link.GAME)
+"""The registry: each game's adapter for the shared verbs (tilegames.cli.games)."""
 
 
 def build_parser() -> Parser:
     parser = Parser(prog="tilegames", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"tilegames {__version__}")
     games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
-    for command in COMMANDS:
-        command.add_parser(games)
+    for game in GAMES:
+        add_game(games, game)
+    serve.add_parser(games)
     return parser
 
 

@@ -25,10 +25,47 @@ class Parser(argparse.ArgumentParser):
         raise CommandError(f"{self.prog}: {message}", BAD_INPUT)
 
 
+def printable(text: str) -> str:
+    """`text` with control characters (and lone surrogates) escaped, so echoed input cannot drive a terminal."""
+    return "".join(c if c.isprintable() or c == " " else ascii(c)[1:-1] for c in text)
+
+
 def fail(message: str, status: int) -> int:
+    """Print one line on stderr (prefixed `tilegames: `, control characters escaped); return `status`."""
     prefix = "" if message.startswith("tilegames") else "tilegames: "
-    print(f"{prefix}{message}", file=sys.stderr)
+    line = printable(f"{prefix}{message}")
+    print(line, file=sys.stderr)
     return status
+
+
+def seed(text: str) -> int:
+    """An argparse type: a seed is an int >= 0 (``Random(-n)`` repeats ``Random(n)``: refused, as the API does)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed {text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"seed must be 0 or more, not {value}")
+    return value
+
+
+def add_limits(parser: argparse.ArgumentParser, nodes: str = "search nodes") -> None:
+    """`--max-nodes` and `--timeout`: every verb that searches takes both."""
+    parser.add_argument("--max-nodes", type=int, metavar="N", help=f"stop after N {nodes}")
+    parser.add_argument(
+        "--timeout", type=float, metavar="S", help="stop the search after S seconds"
+    )
+
+
+def limits(
+    args: argparse.Namespace, default_nodes: int | None = None, default_timeout: float | None = None
+) -> Any:
+    """The tilegames.common.Limits of `--max-nodes` / `--timeout` (ValueError, so exit 2, when bad)."""
+    from tilegames.common import Limits
+
+    max_nodes = args.max_nodes if args.max_nodes is not None else default_nodes
+    timeout = args.timeout if args.timeout is not None else default_timeout
+    return Limits(max_nodes, timeout)
 
 
 def emit(payload: dict[str, Any], as_json: bool, text: str | None = None) -> None:

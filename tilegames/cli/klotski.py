@@ -1,32 +1,72 @@
-"""`tilegames klotski ...`: solve, hint, list, analyse, universe."""
+"""`tilegames klotski ...`: the shared verbs (new, solve, hint, check) and list, analyse, universe."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 from pathlib import Path
+from typing import Any
 
-from tilegames.cli.common import DONE, NOT_FOUND, CommandError, Parser, add_json, emit
-from tilegames.klotski import NAMED_LAYOUTS, SearchLimitError, layout, solve
-from tilegames.klotski.board import METRICS
+from tilegames.cli.common import DONE, NOT_FOUND, CommandError, add_json, add_limits, emit, size
+from tilegames.cli.games import Game
+
+METRICS = ("moves", "steps")
 
 
-def add_parser(games: argparse._SubParsersAction) -> None:
-    parser: Parser = games.add_parser(
-        "klotski", help="Klotski (华容道): solve, hint, analyse the named layouts"
+def _metric(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metric", choices=METRICS, default="moves", help="count moves (default) or unit steps"
     )
-    verbs = parser.add_subparsers(dest="verb", required=True, metavar="VERB")
 
-    solve_parser = verbs.add_parser(
-        "solve", help="an optimal solution of a layout (a name such as 横刀立马 or notation)"
-    )
-    _layout_and_metric(solve_parser)
-    solve_parser.set_defaults(run=run_solve)
 
-    hint_parser = verbs.add_parser("hint", help="the first move of an optimal solution")
-    _layout_and_metric(hint_parser)
-    hint_parser.set_defaults(run=run_hint)
+def _options(verb: str, parser: argparse.ArgumentParser) -> None:
+    if verb == "new":
+        parser.add_argument("size", nargs="?", default="4x5", help="WxH (default 4x5)")
+        parser.add_argument("--empty", type=int, default=2, help="empty cells (default 2)")
+        return
+    _metric(parser)
 
+
+def _board(args: argparse.Namespace) -> Any:
+    from tilegames.klotski import layout
+
+    return layout(args.board)
+
+
+def _solve(board: Any, args: argparse.Namespace, limits: Any) -> Any:
+    from tilegames.klotski import solve
+
+    return solve(board, args.metric, limits=limits)
+
+
+def _hint(board: Any, args: argparse.Namespace, limits: Any) -> str | None:
+    from tilegames.klotski import hint
+
+    return hint(board, args.metric, limits=limits)
+
+
+def _cells(args: argparse.Namespace) -> int:
+    width, height = size(args.size, limit=10)
+    return width * height
+
+
+def _deal(args: argparse.Namespace, rng: random.Random) -> list[Any]:
+    from tilegames.klotski.generate import random_layout
+
+    width, height = size(args.size, limit=10)
+    return [random_layout(width, height, empty=args.empty, seed=rng) for _ in range(args.count)]
+
+
+def _extras(solution: Any) -> dict[str, Any]:
+    return {
+        "metric": solution.metric,
+        "move_count": solution.move_count,
+        "step_count": solution.step_count,
+    }
+
+
+def _more_verbs(verbs: argparse._SubParsersAction[Any]) -> None:
     list_parser = verbs.add_parser("list", help="the named layouts")
     add_json(list_parser)
     list_parser.set_defaults(run=run_list)
@@ -34,7 +74,12 @@ def add_parser(games: argparse._SubParsersAction) -> None:
     analyse_parser = verbs.add_parser(
         "analyse", help="reachable set, distances to the exit, farthest positions"
     )
-    _layout_and_metric(analyse_parser)
+    analyse_parser.add_argument(
+        "board", help="a layout name (横刀立马), pinyin alias (heng-dao-li-ma) or notation"
+    )
+    _metric(analyse_parser)
+    add_limits(analyse_parser, "positions")
+    add_json(analyse_parser)
     analyse_parser.add_argument(
         "--graph", type=Path, help="write the state graph as node-link JSON (networkx)"
     )
@@ -55,65 +100,25 @@ def add_parser(games: argparse._SubParsersAction) -> None:
     universe_parser.set_defaults(run=run_universe)
 
 
-def _layout_and_metric(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "layout", help="a layout name (横刀立马), pinyin alias (heng-dao-li-ma) or notation"
-    )
-    parser.add_argument(
-        "--metric", choices=METRICS, default="moves", help="count moves (default) or unit steps"
-    )
-    parser.add_argument(
-        "--max-states",
-        type=int,
-        default=None,
-        metavar="N",
-        help="stop after N positions (default 50,000,000; 500,000 on boards over 21 cells)",
-    )
-    add_json(parser)
-
-
-def _undecided(error: SearchLimitError, args: argparse.Namespace) -> int:
-    """Report a search that hit its limit: ``{"solvable": null, "limit": ...}``, exit 1."""
-    emit({"solvable": None, "limit": str(error)}, args.json, f"undecided: {error}")
-    return NOT_FOUND
-
-
-def run_solve(args: argparse.Namespace) -> int:
-    board = layout(args.layout)
-    try:
-        solution = solve(board, args.metric, max_states=args.max_states)
-    except SearchLimitError as error:
-        return _undecided(error, args)
-    if solution is None:
-        emit(
-            {"solvable": False},
-            args.json,
-            f"{board}: no solution (the whole reachable set was searched)",
-        )
-        return NOT_FOUND
-    payload = {"length": solution.length, "metric": solution.metric, "moves": solution.moves}
-    moves = " ".join(solution.moves) or "already solved"
-    emit(payload, args.json, f"{solution.length} {solution.metric}: {moves}")
-    return DONE
-
-
-def run_hint(args: argparse.Namespace) -> int:
-    board = layout(args.layout)
-    if board.is_solved():
-        emit({"move": None, "solved": True}, args.json, "already solved")
-        return NOT_FOUND
-    try:
-        solution = solve(board, args.metric, max_states=args.max_states)
-    except SearchLimitError as error:
-        return _undecided(error, args)
-    if solution is None:
-        emit({"move": None, "solvable": False}, args.json, "no solution: no move leads to the exit")
-        return NOT_FOUND
-    emit({"move": solution.moves[0]}, args.json, solution.moves[0])
-    return DONE
+GAME = Game(
+    name="klotski",
+    help="Klotski (华容道): solve, hint, analyse the named layouts",
+    board_help="a layout name (横刀立马), pinyin alias (heng-dao-li-ma) or notation",
+    board=_board,
+    solve=_solve,
+    hint=_hint,
+    deal=_deal,
+    cells=_cells,
+    options=_options,
+    extras=_extras,
+    more_verbs=_more_verbs,
+    node_name="positions (default 50,000,000; 500,000 on boards over 21 cells)",
+)
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from tilegames.klotski import NAMED_LAYOUTS
+
     rows = [{"name": e.name, "alias": e.alias, "layout": e.layout} for e in NAMED_LAYOUTS]
     text = "\n".join(f"{e.name}\t{e.alias}\t{e.layout}" for e in NAMED_LAYOUTS)
     emit({"layouts": rows}, args.json, text)
@@ -121,12 +126,21 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
+    from tilegames.common import SearchLimitError
+    from tilegames.klotski import layout
     from tilegames.klotski.space import analyse
 
+    if args.timeout is not None:
+        raise CommandError("analyse takes --max-nodes only: it counts positions, not seconds")
     try:
-        result = analyse(layout(args.layout), args.metric, max_states=args.max_states)
+        result = analyse(layout(args.board), args.metric, max_states=args.max_nodes)
     except SearchLimitError as error:
-        return _undecided(error, args)
+        emit(
+            {"solvable": None, "limit": "max_nodes", "message": str(error)},
+            args.json,
+            f"undecided: {error}",
+        )
+        return NOT_FOUND
     summary = result.summary()
     if args.graph:
         try:
@@ -157,7 +171,6 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def run_universe(args: argparse.Namespace) -> int:
-    from tilegames.cli.common import size
     from tilegames.klotski.universe import universe
 
     width, height = size(args.size, limit=10)

@@ -6,11 +6,12 @@ import argparse
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from tilegames.cli.common import CommandError, Parser
 
 
-def add_parser(games: argparse._SubParsersAction) -> None:
+def add_parser(games: argparse._SubParsersAction[Any]) -> None:
     parser: Parser = games.add_parser("serve", help="play all three games in the browser")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)

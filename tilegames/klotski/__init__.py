@@ -1,11 +1,15 @@
 """Klotski (华容道, Huarong Dao): layouts, Zobrist hashing, optimal solvers and whole state-space analysis."""
 
+from tilegames.common import Limits, SearchLimitError
 from tilegames.klotski.board import (
     Board,
     IllegalMoveError,
     InvalidMoveError,
+    KlotskiError,
     LayoutError,
+    ParseError,
     Piece,
+    move_count,
 )
 from tilegames.klotski.layouts import (
     LAYOUTS,
@@ -14,7 +18,7 @@ from tilegames.klotski.layouts import (
     UnknownLayoutError,
     layout,
 )
-from tilegames.klotski.solve import SearchLimitError, Solution, hint, solve
+from tilegames.klotski.solve import Solution, hint, solve
 
 __all__ = [
     "LAYOUTS",
@@ -22,13 +26,17 @@ __all__ = [
     "Board",
     "IllegalMoveError",
     "InvalidMoveError",
+    "KlotskiError",
     "LayoutError",
+    "Limits",
     "NamedLayout",
+    "ParseError",
     "Piece",
     "SearchLimitError",
     "Solution",
     "UnknownLayoutError",
     "hint",
     "layout",
+    "move_count",
     "solve",
 ]

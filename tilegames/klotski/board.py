@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tilegames.klotski import zobrist
@@ -27,17 +27,28 @@ DIRECTIONS: dict[str, tuple[int, int]] = {"U": (-1, 0), "D": (1, 0), "L": (0, -1
 DIRECTION_NAMES = {"U": "up", "D": "down", "L": "left", "R": "right"}
 METRICS = ("moves", "steps")
 MAX_SIDE = zobrist.MAX_SIDE
+RESERVED = ":/"
+"""Characters that cannot be piece letters: ':' separates a move's piece from its steps (``G:RD``), '/' rows.
+U, D, L and R may be letters: a move is read by position (letter, ':', steps), so ``U:UD`` is unambiguous."""
 
 
-class LayoutError(ValueError):
+class KlotskiError(ValueError):
+    """Base of every Klotski error."""
+
+
+class LayoutError(KlotskiError):
     """The text is not a valid Klotski layout (the message says what is wrong and where)."""
 
 
-class InvalidMoveError(ValueError):
+ParseError = LayoutError
+"""The contract's name for a notation error (the same class)."""
+
+
+class InvalidMoveError(KlotskiError):
     """The text is not a move of the form ``X:STEPS`` (for example ``G:RD``)."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(KlotskiError):
     """A well-formed move that cannot be made on this board."""
 
 
@@ -64,6 +75,23 @@ def check_metric(metric: str) -> str:
     return metric
 
 
+def move_count(moves: Sequence[str], metric: str = "moves") -> int:
+    """The length of a move list in `metric`: the engine's one count, so the web and the CLI never recount.
+
+    ``"moves"`` is the classic count: a piece moved again right after itself continues its move (``G:R``
+    then ``G:D`` is one move, as ``G:RD`` is). ``"steps"`` counts every unit step.
+    """
+    check_metric(metric)
+    if metric == "steps":
+        return sum(len(move) - 2 for move in moves)
+    count, last = 0, None
+    for move in moves:
+        if move[:1] != last:
+            count += 1
+        last = move[:1]
+    return count
+
+
 def exit_columns(width: int) -> tuple[int, ...]:
     """Columns where the 2×2 piece's left half stands when it has escaped (one, or two on odd widths)."""
     return (width // 2 - 1,) if width % 2 == 0 else (width // 2 - 1, width // 2)
@@ -78,7 +106,10 @@ class Board:
     """
 
     def __init__(self, width: int, height: int, cells: list[str]) -> None:
-        """Build from row-major cells (letters or '.'); use :meth:`parse` for text."""
+        """Build from row-major cells (letters or '.'); use :meth:`parse` for text. Raises LayoutError."""
+        for name, value in (("width", width), ("height", height)):
+            if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= MAX_SIDE:
+                raise LayoutError(f"board {name} {value!r} is out of range 2..{MAX_SIDE}")
         self._width = width
         self._height = height
         self._cells = list(cells)
@@ -107,18 +138,14 @@ class Board:
                 raise LayoutError(
                     f"row {number} has {len(row)} cells, expected {width} (as in row 1)"
                 )
-        height = len(rows)
-        for name, value in (("width", width), ("height", height)):
-            if not 2 <= value <= MAX_SIDE:
-                raise LayoutError(f"board {name} {value} is out of range 2..{MAX_SIDE}")
-        return cls(width, height, [char for row in rows for char in row])
+        return cls(width, len(rows), [char for row in rows for char in row])
 
     def __str__(self) -> str:
         w = self._width
         return "/".join("".join(self._cells[r * w : (r + 1) * w]) for r in range(self._height))
 
     def __repr__(self) -> str:
-        return f"Board({str(self)!r})"
+        return f"Board.parse({str(self)!r})"
 
     def _repr_svg_(self) -> str:
         from tilegames.klotski.render import svg
@@ -208,6 +235,10 @@ class Board:
                         queue.append(target)
                         yield f"{letter}:{seen[target]}"
 
+    def legal_moves(self, metric: str = "moves") -> list[str]:
+        """The legal moves as a list (see :meth:`moves`)."""
+        return list(self.moves(metric))
+
     def _fits(self, letter: str, kind: int, row: int, column: int) -> bool:
         rows, columns = SHAPES[kind]
         if row < 0 or column < 0 or row + rows > self._height or column + columns > self._width:
@@ -227,7 +258,9 @@ class Board:
         return True
 
     def _target(self, move: str) -> tuple[str, int, int]:
-        letter, steps = move[:1], move[2:]  # by position: a piece may be lettered ':' itself
+        if not isinstance(move, str):
+            raise InvalidMoveError(f"{move!r} is not a move: expected a string such as 'G:RD'")
+        letter, steps = move[:1], move[2:]  # by position: U, D, L, R may be piece letters
         if move[1:2] != ":" or not steps or set(steps) - set(DIRECTIONS):
             raise InvalidMoveError(
                 f"{move!r} is not a move: expected a letter, ':' and steps over U D L R (G:RD)"
@@ -273,8 +306,18 @@ class Board:
 
     @property
     def move_stack(self) -> tuple[str, ...]:
-        """The moves pushed so far, oldest first."""
+        """The moves pushed so far, oldest first (read-only)."""
         return tuple(move for *_, move in self._stack)
+
+    def peek(self) -> str:
+        """The last move pushed (IndexError if none)."""
+        if not self._stack:
+            raise IndexError("peek at a board with no moves")
+        return self._stack[-1][3]
+
+    def count(self, metric: str = "moves") -> int:
+        """How long the move stack is in `metric` (:func:`move_count`): 81 moves or 116 steps for 横刀立马."""
+        return move_count(self.move_stack, metric)
 
     def _place(self, letter: str, row: int, column: int) -> None:
         """Move a piece to (row, column), updating cells and both hashes."""
@@ -336,6 +379,17 @@ def _read_pieces(width: int, height: int, cells: list[str]) -> dict[str, list[in
         raise LayoutError(f"{len(cells)} cells for a {width}×{height} board")
     where: dict[str, list[tuple[int, int]]] = {}
     for index, char in enumerate(cells):
+        if not isinstance(char, str) or len(char) != 1 or char.isspace() or not char.isprintable():
+            row, column = divmod(index, width)
+            raise LayoutError(
+                f"row {row + 1}, column {column + 1}: {char!r} is not a piece letter or '.'"
+            )
+        if char in RESERVED:
+            row, column = divmod(index, width)
+            raise LayoutError(
+                f"row {row + 1}, column {column + 1}: {char!r} cannot be a piece letter "
+                "(':' separates a move's piece from its steps, '/' the rows)"
+            )
         if char != EMPTY:
             where.setdefault(char, []).append(divmod(index, width))
     pieces: dict[str, list[int]] = {}

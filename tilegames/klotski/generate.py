@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from tilegames.common import rng as make_rng
 from tilegames.klotski.board import SHAPES, Board
 from tilegames.klotski.space import LETTERS
 
@@ -15,7 +16,7 @@ def random_layout(
 
     Not uniform over layouts; every layout with `empty` empty cells can come out.
     """
-    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    rng = make_rng(seed)
     n = width * height
     if not 2 <= width <= 10 or not 2 <= height <= 10 or not 0 <= empty <= n - 4:
         raise ValueError(f"cannot deal a {width}×{height} layout with {empty} empty cells")

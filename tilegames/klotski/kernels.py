@@ -16,8 +16,13 @@ Visited sets are keyed on exact codes; the Zobrist hash (kept incrementally per 
 
 from __future__ import annotations
 
+import math
+import time
+
 import numpy as np
-from numba import njit
+from numba import njit, objmode
+
+_CLOCK_EVERY = 1023  # expansions between two looks at the clock (mask): about a millisecond
 
 ONE = np.uint64(1)
 SEVEN = np.uint64(7)
@@ -176,21 +181,28 @@ def _rehash(keys_out, count, size, n, tabs):
 
 @njit(cache=True)
 def _bfs_run(w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, limit, tabs,
-             keys_out, parents, moves, table_keys, table_values, scratch, head, count, goal):  # fmt: skip
-    """Run the BFS until done or the arrays or table fill up: returns (head, count, goal, limit hit)."""
+             keys_out, parents, moves, table_keys, table_values, scratch, head, count, goal, deadline):  # fmt: skip
+    """Run the BFS until done or the arrays or table fill up: returns (head, count, goal, stop), stop 0 (none),
+    1 (the state limit) or 2 (the deadline, a time.perf_counter() value)."""
     out_key, out_hash, out_move, work = scratch
     mask = np.uint64(table_keys.shape[0] - 1)
     room = min(keys_out.shape[0], table_keys.shape[0] // 2)
+    timed = deadline < math.inf
     while head < count:
         if count + out_key.shape[0] > room:
-            return head, count, goal, False
+            return head, count, goal, 0
+        if timed and (head & _CLOCK_EVERY) == 0:
+            with objmode(now="float64"):
+                now = time.perf_counter()
+            if now > deadline:
+                return head, count, goal, 2
         found = expand(keys_out[head], w, h, steps, fold, tabs, out_key, out_hash, out_move, work)
         for k in range(found):
             nxt = out_key[k]
             if _insert(table_keys, table_values, mask, nxt, out_hash[k], count) >= 0:
                 continue
             if count >= limit:
-                return head, count, goal, True
+                return head, count, goal, 1
             keys_out[count] = nxt
             parents[count] = head
             moves[count] = out_move[k]
@@ -198,17 +210,29 @@ def _bfs_run(w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, limit, tabs
             if goal < 0 and _is_goal(nxt, goal_masks, goal_bits):
                 goal = count - 1
                 if stop_at_goal:
-                    return head, count, goal, False
+                    return head, count, goal, 0
         head += 1
-    return head, count, goal, False
+    return head, count, goal, 0
 
 
 @njit(cache=True)
-def search(start, w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, max_states, tabs):
-    """Breadth-first search from `start` (a key).
+def search(
+    start,
+    w,
+    h,
+    steps,
+    fold,
+    goal_masks,
+    goal_bits,
+    stop_at_goal,
+    max_states,
+    tabs,
+    deadline=math.inf,
+):
+    """Breadth-first search from `start` (a key), until `max_states` keys or the `deadline` (perf_counter).
 
     Returns (keys in BFS order, parent index of each, packed move from the parent, index of the first solved key
-    or -1, hit_limit). With `stop_at_goal` the search ends at the first solved key, whose depth is optimal.
+    or -1, stop: 0 none, 1 the state limit, 2 the deadline). With `stop_at_goal` the search ends at the first solved key, whose depth is optimal.
     """
     n = w * h
     width = n * n + 4 * n
@@ -233,10 +257,10 @@ def search(start, w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, max_st
     head = 0
     while not (goal >= 0 and stop_at_goal) and head < count:
         head, count, goal, hit = _bfs_run(
-            w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, max_states, tabs, keys_out, parents, moves, table_keys, table_values, scratch, head, count, goal,
+            w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, max_states, tabs, keys_out, parents, moves, table_keys, table_values, scratch, head, count, goal, deadline,
         )  # fmt: skip
         if hit:
-            return keys_out[:count], parents[:count], moves[:count], goal, True
+            return keys_out[:count], parents[:count], moves[:count], goal, hit
         if head == count or (goal >= 0 and stop_at_goal):
             break
         if count + width > keys_out.shape[0]:
@@ -246,7 +270,7 @@ def search(start, w, h, steps, fold, goal_masks, goal_bits, stop_at_goal, max_st
             moves = _grow(moves, capacity)
         if 2 * (count + width) > table_keys.shape[0]:
             table_keys, table_values = _rehash(keys_out, count, 2 * table_keys.shape[0], n, tabs)
-    return keys_out[:count], parents[:count], moves[:count], goal, False
+    return keys_out[:count], parents[:count], moves[:count], goal, 0
 
 
 @njit(cache=True)

@@ -14,6 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from tilegames.common import Clock, Limits, limits_of
+from tilegames.common import SearchLimitError as SearchLimitError  # space.py imports it from here
 from tilegames.klotski import kernels, zobrist
 from tilegames.klotski.board import (
     DIRECTIONS,
@@ -23,6 +25,7 @@ from tilegames.klotski.board import (
     exit_columns,
     grid_key,
     mirror_grid,
+    move_count,
 )
 
 MAX_KERNEL_CELLS = 21
@@ -35,10 +38,6 @@ DEFAULT_MAX_STATES_PYTHON = 500_000
 """Default limit of the plain Python search that boards over 21 cells fall back to (about 15 s)."""
 STEP_NAMES = "UDLR"  # the kernels' direction order
 FLIP = str.maketrans("LR", "RL")
-
-
-class SearchLimitError(ValueError):
-    """The search visited `max_states` positions without finishing."""
 
 
 def check_limit(max_states: int | None) -> None:
@@ -55,10 +54,16 @@ class Solution:
     """The moves, ``"X:STEPS"`` with the letters of the layout as given."""
     length: int
     """Its length in `metric`: moves, or unit steps."""
+    optimal: bool
+    """Always True: the search is breadth-first, so no shorter solution exists in `metric`."""
+    nodes: int
+    """Positions the search visited (mirror images counted once; 0 when replayed from the reference)."""
     metric: str
     """``"moves"`` (one piece moved any distance counts one) or ``"steps"`` (every unit step counts)."""
-    positions: int = 0
-    """Positions the search visited (mirror images counted once)."""
+    move_count: int
+    """Its length counted in moves (:func:`~tilegames.klotski.board.move_count`)."""
+    step_count: int
+    """Its length counted in unit steps."""
 
 
 @dataclass(frozen=True)
@@ -129,23 +134,26 @@ def tables(width: int, height: int) -> Tables:
     )
 
 
-def solve(board: Board, metric: str = "moves", *, max_states: int | None = None) -> Solution | None:
+def solve(board: Board, metric: str = "moves", *, limits: Limits | None = None) -> Solution | None:
     """An optimal solution of `board` in `metric`, or None when no position reachable from it is solved.
 
-    Raises SearchLimitError when more than `max_states` positions would be visited (default
-    :data:`DEFAULT_MAX_STATES`, or :data:`DEFAULT_MAX_STATES_PYTHON` on boards too big for the kernel).
+    Raises SearchLimitError when more than `limits.max_nodes` positions would be visited (default
+    :data:`DEFAULT_MAX_STATES`, or :data:`DEFAULT_MAX_STATES_PYTHON` on boards too big for the kernel: the
+    default also bounds memory) or `limits.timeout` seconds pass.
     """
     check_metric(metric)
-    check_limit(max_states)
-    if board.width * board.height > MAX_KERNEL_CELLS:
-        limit = DEFAULT_MAX_STATES_PYTHON if max_states is None else max_states
-        path = reference_search(board, metric, max_states=limit)
-        return None if path is None else _replay_keys(board, path, metric)
-    limit = DEFAULT_MAX_STATES if max_states is None else max_states
+    limits = limits_of(limits)
+    big = board.width * board.height > MAX_KERNEL_CELLS
+    default = DEFAULT_MAX_STATES_PYTHON if big else DEFAULT_MAX_STATES
+    limit = default if limits.max_nodes is None else limits.max_nodes
+    clock = Limits(limit, limits.timeout).clock()
+    if big:
+        path, visited = _reference(board, metric, clock)
+        return None if path is None else _replay_keys(board, path, metric, visited)
     t = tables(board.width, board.height)
     raw, mirrored = board.key(), board.mirror_key()
     start = min(raw, mirrored)
-    keys, parents, moves, goal, hit = kernels.search(
+    keys, parents, moves, goal, stop = kernels.search(
         np.uint64(start),
         t.width,
         t.height,
@@ -156,12 +164,11 @@ def solve(board: Board, metric: str = "moves", *, max_states: int | None = None)
         True,
         min(limit, KERNEL_LIMIT_CAP),
         t.kernel,
+        clock.deadline,
     )
     if goal < 0:
-        if hit:
-            raise SearchLimitError(
-                f"search stopped at the limit of {limit} positions without a solution"
-            )
+        if stop:
+            raise clock.error("timeout" if stop == 2 else "max_nodes", len(keys))
         return None
     chain = []
     at = int(goal)
@@ -189,9 +196,9 @@ def solve(board: Board, metric: str = "moves", *, max_states: int | None = None)
     return _solution(result, metric, len(keys))
 
 
-def hint(board: Board, metric: str = "moves", *, max_states: int | None = None) -> str | None:
+def hint(board: Board, metric: str = "moves", *, limits: Limits | None = None) -> str | None:
     """The first move of an optimal solution; None when the board is solved or cannot be solved."""
-    solution = solve(board, metric, max_states=max_states)
+    solution = solve(board, metric, limits=limits)
     return solution.moves[0] if solution and solution.moves else None
 
 
@@ -261,10 +268,17 @@ def is_solved_grid(types: tuple[int, ...], width: int, height: int) -> bool:
 def reference_search(
     board: Board, metric: str = "moves", *, max_states: int | None = None
 ) -> list[int] | None:
-    """Plain Python BFS over mirror-folded grids: the canonical keys from the start to a nearest solved position.
+    """Plain Python BFS over mirror-folded grids: the canonical keys from the start to a nearest solved
+    position, or None if there is none.
 
     Slow and obviously right; the baseline of the benchmarks and the reference of the tests.
     """
+    return _reference(board, metric, Limits(max_states).clock())[0]
+
+
+def _reference(board: Board, metric: str, clock: Clock) -> tuple[list[int] | None, int]:
+    """`reference_search` and the positions it visited; SearchLimitError past the `clock`'s limits
+    (the clock is looked at every 256 expansions)."""
     check_metric(metric)
     width, height = board.width, board.height
 
@@ -274,6 +288,7 @@ def reference_search(
     start = canon(board.types())
     parent: dict[tuple[int, ...], tuple[int, ...] | None] = {start: None}
     queue = deque([start])
+    expanded = 0
     while queue:
         types = queue.popleft()
         if is_solved_grid(types, width, height):
@@ -282,18 +297,21 @@ def reference_search(
             while node is not None:
                 path.append(grid_key(node))
                 node = parent[node]
-            return path[::-1]
+            return path[::-1], len(parent)
+        expanded += 1
+        if not expanded & 255:
+            clock.check(len(parent))
         for nxt in grid_neighbours(types, width, height, metric):
             nxt = canon(nxt)
             if nxt not in parent:
                 parent[nxt] = types
                 queue.append(nxt)
-                if max_states is not None and len(parent) > max_states:
-                    raise SearchLimitError(f"search stopped at the limit of {max_states} positions")
-    return None
+                if len(parent) > clock.max_nodes:
+                    raise clock.error("max_nodes", clock.max_nodes)
+    return None, len(parent)
 
 
-def _replay_keys(board: Board, path: list[int], metric: str) -> Solution:
+def _replay_keys(board: Board, path: list[int], metric: str, visited: int = 0) -> Solution:
     """Turn a chain of canonical keys into lettered moves by trying the board's moves (slow, any size)."""
     work = board.copy(stack=False)
     result = []
@@ -306,10 +324,14 @@ def _replay_keys(board: Board, path: list[int], metric: str) -> Solution:
             work.pop()
         else:  # pragma: no cover - the path comes from the same move rules
             raise AssertionError(f"no move from {work} reaches key {key}")
-    return _solution(result, metric, 0)
+    return _solution(result, metric, visited)
 
 
 def _solution(moves: list[str], metric: str, positions: int) -> Solution:
-    """A Solution with its length counted in `metric` (a move's steps follow its ``X:``)."""
-    length = len(moves) if metric == "moves" else sum(len(move) - 2 for move in moves)
-    return Solution(moves, length, metric, positions)
+    """A Solution with its length counted in `metric` and in both metrics."""
+    counts = move_count(moves, "moves"), move_count(moves, "steps")
+    length = counts[METRIC_INDEX[metric]]
+    return Solution(moves, length, True, positions, metric, *counts)
+
+
+METRIC_INDEX = {"moves": 0, "steps": 1}

@@ -1,5 +1,6 @@
 """Lianliankan (连连看, Onet, Shisen-Sho): paths, hints, fair reshuffles, solvable deals, a solver."""
 
+from tilegames.common import Limits, SearchLimitError
 from tilegames.link.board import (
     Board,
     CellError,
@@ -7,6 +8,7 @@ from tilegames.link.board import (
     InvalidBoardError,
     KindMismatchError,
     LinkError,
+    ParseError,
 )
 from tilegames.link.generate import (
     KINDS,
@@ -17,8 +19,9 @@ from tilegames.link.generate import (
     make_clearable,
     reshuffle,
 )
+from tilegames.link.hint import hint
 from tilegames.link.score import ScoreError, score
-from tilegames.link.solve import LinkSolution, solve
+from tilegames.link.solve import Solution, solve
 
 __all__ = [
     "KINDS",
@@ -29,11 +32,15 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "KindMismatchError",
+    "Limits",
     "LinkError",
-    "LinkSolution",
+    "ParseError",
     "ScoreError",
+    "SearchLimitError",
+    "Solution",
     "deal",
     "deal_with_solution",
+    "hint",
     "make_clearable",
     "reshuffle",
     "score",

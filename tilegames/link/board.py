@@ -31,6 +31,10 @@ class InvalidBoardError(LinkError):
     """The text is not a board: ragged rows, a bad character, a kind with an odd count."""
 
 
+ParseError = InvalidBoardError
+"""The contract's name for a notation error (the same class)."""
+
+
 class CellError(LinkError):
     """A cell outside the board, or an empty cell where a tile was expected."""
 
@@ -56,14 +60,16 @@ class Board:
     """A Lianliankan position plus its rules (gravity, outside ring) and its move stack."""
 
     def __init__(self, rows: Sequence[str], *, gravity: bool = False, ring: bool = True) -> None:
-        """Build a board from rows of equal length (use `Board.parse` for notation)."""
+        """Build a board from rows of equal length (use `Board.parse` for notation); the rows are
+        checked as `parse` checks them (InvalidBoardError)."""
+        if isinstance(rows, str):
+            raise InvalidBoardError("rows must be a list of strings; use Board.parse for notation")
+        _check_rows(list(rows))
         self.height = len(rows)
-        self.width = len(rows[0]) if rows else 0
+        self.width = len(rows[0])
         self.gravity = bool(gravity)
         self.ring = bool(ring)
-        #: True once a hint was asked for or a move was taken back (the game was assisted).
-        self.assisted = False
-        self.move_stack: list[Pair] = []
+        self._stack: list[Pair] = []
         self._undo: list[_Undo] = []
         grid = np.zeros((self.height + 2, self.width + 2), np.int32)
         if not ring:
@@ -74,38 +80,43 @@ class Board:
                     grid[r + 1, c + 1] = ord(char)
         self._grid = grid
 
+    @classmethod
+    def from_grid(cls, grid: np.ndarray, *, gravity: bool = False) -> Board:
+        """A new board (empty move stack) from a padded grid as `grid()` gives it: 0 empty, -1 wall (a
+        walled ring means `ring=False`), else a kind's code point. The public way for generators and
+        solvers to build relabelled boards; checked like any board."""
+        grid = np.asarray(grid)
+        if grid.ndim != 2 or grid.shape[0] < 3 or grid.shape[1] < 3:
+            raise InvalidBoardError(f"a padded grid has at least 3x3 cells, not {grid.shape}")
+        ring = not bool(np.any(grid[0, :] == WALL))
+        inner = grid[1:-1, 1:-1].tolist()
+        rows = ["".join(chr(v) if v > 0 else EMPTY for v in row) for row in inner]
+        return cls(rows, gravity=gravity, ring=ring)
+
     # ------------------------------------------------------------------ notation
 
     @classmethod
     def parse(cls, text: str, *, gravity: bool = False, ring: bool = True) -> Board:
         """Read the notation; raise InvalidBoardError naming the problem and where."""
+        if not isinstance(text, str):
+            raise InvalidBoardError(f"board notation must be text, not {type(text).__name__}")
         rows = [row.strip() for row in text.strip().replace("\n", "/").split("/")]
-        if not rows or rows == [""]:
-            raise InvalidBoardError("empty board: expected rows joined by '/'")
-        # Rows are counted from 1 in messages, as the other games do; cells keep the API's (row, col).
-        for r, row in enumerate(rows):
-            if not row:
-                raise InvalidBoardError(f"row {r + 1} is empty")
-            for c, char in enumerate(row):
-                if not char.isprintable() or char.isspace():
-                    raise InvalidBoardError(f"cell ({r}, {c}) holds {char!r}, not a tile kind")
-            if len(row) != len(rows[0]):
-                cells = "cell" if len(row) == 1 else "cells"
-                raise InvalidBoardError(
-                    f"row {r + 1} has {len(row)} {cells}, expected {len(rows[0])} like row 1"
-                )
-        counts = Counter(char for row in rows for char in row if char != EMPTY)
-        odd = sorted(kind for kind, count in counts.items() if count % 2)
-        if odd:
-            kind = odd[0]
-            where = next(
-                (r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == kind
-            )
-            raise InvalidBoardError(
-                f"kind {kind!r} appears {_times(counts[kind])} (first at cell {where}); "
-                "every kind needs an even count"
-            )
         return cls(rows, gravity=gravity, ring=ring)
+
+    @property
+    def move_stack(self) -> tuple[Pair, ...]:
+        """The pairs removed so far, oldest first (read-only)."""
+        return tuple(self._stack)
+
+    def peek(self) -> Pair:
+        """The last pair removed (IndexError if none)."""
+        if not self._stack:
+            raise IndexError("peek at a board with no moves")
+        return self._stack[-1]
+
+    def key(self) -> tuple[bool, bool, str]:
+        """An immutable, hashable code of the position and its rules, for search tables."""
+        return self.gravity, self.ring, str(self)
 
     def rows(self) -> list[str]:
         """The rows of the notation, top to bottom."""
@@ -129,13 +140,13 @@ class Board:
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
-    def copy(self) -> Board:
-        """An independent copy with the same rules, move stack and assisted flag."""
+    def copy(self, *, stack: bool = True) -> Board:
+        """An independent copy with the same rules (and the move stack unless `stack=False`)."""
         board = Board.__new__(Board)
         board.height, board.width = self.height, self.width
-        board.gravity, board.ring, board.assisted = self.gravity, self.ring, self.assisted
-        board.move_stack = list(self.move_stack)
-        board._undo = list(self._undo)
+        board.gravity, board.ring = self.gravity, self.ring
+        board._stack = list(self._stack) if stack else []
+        board._undo = list(self._undo) if stack else []
         board._grid = self._grid.copy()
         return board
 
@@ -203,33 +214,25 @@ class Board:
         found = find_pairs(self._grid, False)
         return [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in found.tolist()]
 
-    def hint(self, *, clearable: bool = False, timeout: float = 0.5) -> Pair | None:
-        """A removable pair, or None; marks the game as assisted.
+    def legal_moves(self) -> list[Pair]:
+        """Every pair that can be removed now (the same as `pairs()`)."""
+        return self.pairs()
 
-        Plain: the first pair in reading order (KShisen's kind of hint). With `clearable`, the
-        first move of a solution when the solver finds one within `timeout` seconds, so taking
-        the hint never strands the player; otherwise the plain hint.
-        """
-        self.assisted = True
-        if clearable:
-            from tilegames.link.solve import solve
-
-            result = solve(self, timeout=timeout)
-            if result.solvable and result.pairs:
-                return result.pairs[0]
+    def first_pair(self) -> Pair | None:
+        """The first removable pair in reading order (KShisen's plain hint), or None; cheap."""
         found = find_pairs(self._grid, True)
         if len(found) == 0:
             return None
         r1, c1, r2, c2 = found[0].tolist()
         return (r1 - 1, c1 - 1), (r2 - 1, c2 - 1)
 
-    def is_cleared(self) -> bool:
-        """No tile left."""
+    def is_solved(self) -> bool:
+        """No tile left: the board is cleared."""
         return not bool(np.any(self._grid > 0))
 
     def is_stuck(self) -> bool:
         """Tiles left but no pair can be removed."""
-        return not self.is_cleared() and len(find_pairs(self._grid, True)) == 0
+        return not self.is_solved() and len(find_pairs(self._grid, True)) == 0
 
     def _pair(self, pair: Iterable[Iterable[int]]) -> Pair:
         try:
@@ -266,15 +269,14 @@ class Board:
         for c, _ in saved:
             _fall(grid, c)
         self._undo.append(_Undo(pair, kind, saved))
-        self.move_stack.append(pair)
+        self._stack.append(pair)
 
     def pop(self) -> Pair:
-        """Take back the last move (falls included); marks the game as assisted."""
+        """Take back the last move (falls included) and return it; IndexError if there is none."""
         if not self._undo:
-            raise IllegalMoveError("no move to take back")
+            raise IndexError("pop from a board with no moves")
         undo = self._undo.pop()
-        self.move_stack.pop()
-        self.assisted = True
+        self._stack.pop()
         grid = self._grid
         (r1, c1), (r2, c2) = undo.pair
         for col, before in undo.columns:
@@ -283,11 +285,34 @@ class Board:
             grid[r1 + 1, c1 + 1] = grid[r2 + 1, c2 + 1] = undo.kind
         return undo.pair
 
-    def reshuffle(self, seed: int | None = None, *, solvable: bool = True) -> Board:
-        """A new board with the kinds shuffled over the occupied cells (see generate.reshuffle)."""
-        from tilegames.link.generate import reshuffle
 
-        return reshuffle(self, seed=seed, solvable=solvable)
+def _check_rows(rows: list[str]) -> None:
+    """Refuse rows that are not a board, naming the problem and where (rows counted from 1 in
+    messages, as the other games do; cells keep the API's (row, col))."""
+    if not rows or rows == [""]:
+        raise InvalidBoardError("empty board: expected rows joined by '/'")
+    for r, row in enumerate(rows):
+        if not isinstance(row, str):
+            raise InvalidBoardError(f"row {r + 1} is {type(row).__name__}, not a string")
+        if not row:
+            raise InvalidBoardError(f"row {r + 1} is empty")
+        for c, char in enumerate(row):
+            if not char.isprintable() or char.isspace():
+                raise InvalidBoardError(f"cell ({r}, {c}) holds {char!r}, not a tile kind")
+        if len(row) != len(rows[0]):
+            cells = "cell" if len(row) == 1 else "cells"
+            raise InvalidBoardError(
+                f"row {r + 1} has {len(row)} {cells}, expected {len(rows[0])} like row 1"
+            )
+    counts = Counter(char for row in rows for char in row if char != EMPTY)
+    odd = sorted(kind for kind, count in counts.items() if count % 2)
+    if odd:
+        kind = odd[0]
+        where = next((r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == kind)
+        raise InvalidBoardError(
+            f"kind {kind!r} appears {_times(counts[kind])} (first at cell {where}); "
+            "every kind needs an even count"
+        )
 
 
 def _fall(grid: np.ndarray, col: int) -> None:

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tilegames.common import Limits, SearchLimitError
+from tilegames.common import rng as make_rng
 from tilegames.link.board import Board, LinkError, Pair
 from tilegames.link.path import find_pairs
 
@@ -45,10 +47,6 @@ class Deal:
     """The board, as dealt."""
     solution: list[Pair]
     """Pairs that clear it in this order (empty for a plain random deal)."""
-
-
-def _rng(seed: int | random.Random | None) -> random.Random:
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
 
 
 def _layout(width: int, height: int, kinds: int, copies: int) -> list[str]:
@@ -105,7 +103,7 @@ def deal_with_solution(
     ring: bool = True,
 ) -> Deal:
     """Like `deal`, also returning the solution the construction played."""
-    rng = _rng(seed)
+    rng = make_rng(seed)
     tiles = _layout(width, height, kinds, copies)
     rng.shuffle(tiles)
     rows = ["".join(tiles[r * width : (r + 1) * width]) for r in range(height)]
@@ -124,9 +122,12 @@ def _proved_or_constructed(board: Board, rng: random.Random) -> Deal:
     """
     from tilegames.link.solve import solve
 
-    result = solve(board, max_nodes=_PROOF_NODES)
-    if result.solvable:
-        return Deal(board, result.pairs)
+    try:
+        solution = solve(board, limits=Limits(max_nodes=_PROOF_NODES))
+    except SearchLimitError:
+        solution = None
+    if solution is not None:
+        return Deal(board, solution.moves)
     return make_clearable(board, rng)
 
 
@@ -138,36 +139,34 @@ def reshuffle(
     The shuffle is Fisher-Yates (uniform), redrawn until the board has a move, so it is uniform
     over the arrangements that have one. With `solvable` the result is then kept if the solver
     quickly shows it can be cleared, else made clearable like a deal (`make_clearable`). The
-    move stack is not kept; the assisted flag is.
+    move stack is not kept.
     """
-    rng = _rng(seed)
-    result = board.copy()
-    result.move_stack, result._undo = [], []
+    rng = make_rng(seed)
     cells = [cell for cell, _ in board.cells()]
     if not cells:
-        return result
+        return board.copy(stack=False)
+    grid = board.grid()
     kinds = [kind for _, kind in board.cells()]
     for _ in range(_TRIES):
         rng.shuffle(kinds)
-        _label(result, cells, kinds)
-        if len(find_pairs(result._grid, True)):
+        _label(grid, cells, kinds)
+        if len(find_pairs(grid, True)):
             break
     else:
-        _force_pair(result, cells, rng)
+        _force_pair(grid, cells, rng)
+    result = Board.from_grid(grid, gravity=board.gravity)
     if solvable:
         result = _proved_or_constructed(result, rng).board
-        result.assisted = board.assisted
     return result
 
 
-def _label(board: Board, cells: list[tuple[int, int]], kinds: list[str]) -> None:
+def _label(grid: np.ndarray, cells: list[tuple[int, int]], kinds: list[str]) -> None:
     for (r, c), kind in zip(cells, kinds, strict=True):
-        board._grid[r + 1, c + 1] = ord(kind)
+        grid[r + 1, c + 1] = ord(kind)
 
 
-def _force_pair(board: Board, cells: list[tuple[int, int]], rng: random.Random) -> None:
-    """Relabel so that some geometrically connectable pair of cells holds one kind."""
-    grid = board._grid
+def _force_pair(grid: np.ndarray, cells: list[tuple[int, int]], rng: random.Random) -> None:
+    """Relabel (in place, a padded grid) so that some geometrically connectable pair of cells holds one kind."""
     occupied = [(r + 1, c + 1) for r, c in cells]
     marker = np.where(grid > 0, 1, grid)  # every tile one kind: any connectable pair shows
     candidates = find_pairs(marker.astype(np.int32), False)
@@ -187,26 +186,26 @@ def make_clearable(board: Board, seed: int | random.Random | None = None) -> Dea
     stuck shuffles the kinds of the tiles that remain. Returns the relabelled board (a new one)
     and the play, which clears it.
     """
-    rng = _rng(seed)
+    rng = make_rng(seed)
     w = board.width
-    ids = np.zeros_like(board._grid)  # tile identities: 1 + the starting cell's flat index
+    start = board.grid()
+    ids = np.zeros_like(start)  # tile identities: 1 + the starting cell's flat index
     kind_of: dict[int, int] = {}
     for (r, c), kind in board.cells():
         ids[r + 1, c + 1] = 1 + r * w + c
         kind_of[1 + r * w + c] = ord(kind)
-    walls = board._grid < 0
-    play = board.copy()
-    play.move_stack, play._undo = [], []
+    walls = start < 0
+    play = start.copy()  # the grid of the play-out
     solution: list[Pair] = []
 
-    def sync() -> None:  # play's grid shows the current kind of each identity
-        play._grid[:] = np.where(walls, board._grid, 0)
+    def sync() -> None:  # play shows the current kind of each identity
+        play[:] = np.where(walls, start, 0)
         mask = ids > 0
-        play._grid[mask] = [kind_of[t] for t in ids[mask].tolist()]
+        play[mask] = [kind_of[t] for t in ids[mask].tolist()]
 
     sync()
     while True:
-        found = find_pairs(play._grid, False)
+        found = find_pairs(play, False)
         if len(found) == 0:
             if not np.any(ids > 0):
                 break
@@ -215,7 +214,7 @@ def make_clearable(board: Board, seed: int | random.Random | None = None) -> Dea
         r1, c1, r2, c2 = found[rng.randrange(len(found))].tolist()
         solution.append(((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)))
         ids[r1, c1] = ids[r2, c2] = 0
-        if play.gravity:
+        if board.gravity:
             for c in {c1, c2}:
                 column = ids[1:-1, c]
                 alive = column[column > 0]
@@ -223,19 +222,17 @@ def make_clearable(board: Board, seed: int | random.Random | None = None) -> Dea
                 if len(alive):
                     column[len(column) - len(alive) :] = alive
         sync()
-    result = board.copy()
-    result.move_stack, result._undo = [], []
-    for tile, kind in kind_of.items():
+    for tile, code in kind_of.items():  # a kind's code point, not its character
         r, c = divmod(tile - 1, w)
-        result._grid[r + 1, c + 1] = kind
-    return Deal(result, solution)
+        start[r + 1, c + 1] = code
+    return Deal(Board.from_grid(start, gravity=board.gravity), solution)
 
 
 def _relabel(
     ids: np.ndarray,
     kind_of: dict[int, int],
     rng: random.Random,
-    play: Board,
+    play: np.ndarray,
     sync: Callable[[], None],
 ) -> None:
     """Shuffle the kinds of the remaining tiles until a pair shows (forcing one if needed)."""
@@ -246,9 +243,9 @@ def _relabel(
         for tile, kind in zip(alive, kinds, strict=True):
             kind_of[tile] = kind
         sync()
-        if len(find_pairs(play._grid, True)):
+        if len(find_pairs(play, True)):
             return
     cells = [(int(r) - 1, int(c) - 1) for r, c in zip(*np.nonzero(ids > 0), strict=True)]
     _force_pair(play, cells, rng)
     for r, c in cells:
-        kind_of[int(ids[r + 1, c + 1])] = int(play._grid[r + 1, c + 1])
+        kind_of[int(ids[r + 1, c + 1])] = int(play[r + 1, c + 1])

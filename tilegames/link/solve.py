@@ -30,36 +30,31 @@ gravity the moves that make nothing fall, then pairs that open the most cells ar
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tilegames.link.board import Board, LinkError, Pair
+from tilegames.common import Limits, SearchLimitError, limits_of
+from tilegames.link.board import Board, Pair
 from tilegames.link.kernels import expand, relax, remove_falling
-from tilegames.link.path import find_pairs
 
 _CHECK_EVERY = 256
 _NONE = np.empty(0, np.int64)
 
 
-class SearchLimitError(LinkError):
-    """A node or time limit was hit (raised inside the search, turned into `solvable=None`)."""
-
-
 @dataclass(frozen=True)
-class LinkSolution:
-    """What the solver found out about a board."""
+class Solution:
+    """A way to clear a board."""
 
-    solvable: bool | None
-    """True: cleared by `pairs`; False: proven impossible (search exhausted); None: limit hit."""
-    pairs: list[Pair] = field(default_factory=list)
-    """The pairs to remove, in order (cells as they are at the time of each move, gravity moves
-    tiles); empty unless solvable."""
-    nodes: int = 0
+    moves: list[Pair]
+    """The pairs to remove, in order (cells as they are at the time of each move: gravity moves tiles)."""
+    length: int
+    """len(moves): every clearing has the same length (tiles / 2)."""
+    optimal: bool
+    """Always True: every way to clear a board removes all its tiles, so all have this length."""
+    nodes: int
     """Positions expanded."""
-    limit: str | None = None
-    """Which limit stopped the search ("max_nodes" or "timeout"), if any."""
 
 
 Move = tuple[int, int, int, int]
@@ -107,7 +102,7 @@ class _Search:
             self.key |= 1 << index
 
     # -- making and unmaking moves on the search grid
-    def remove(self, r1: int, c1: int, r2: int, c2: int) -> object:
+    def remove(self, r1: int, c1: int, r2: int, c2: int) -> tuple[int, Any]:
         grid = self.grid
         kind = int(grid[r1, c1])
         self.count[kind] -= 2
@@ -118,8 +113,8 @@ class _Search:
         self.key ^= (1 << (r1 * self.width + c1)) | (1 << (r2 * self.width + c2))
         return kind, None
 
-    def restore(self, move: tuple[int, int, int, int], undo: object) -> None:
-        kind, saved = undo  # type: ignore[misc]
+    def restore(self, move: tuple[int, int, int, int], undo: tuple[int, Any]) -> None:
+        kind, saved = undo
         r1, c1, r2, c2 = move
         self.count[kind] += 2
         self.left += 2
@@ -208,32 +203,31 @@ class _Search:
 def solve(
     board: Board,
     *,
-    max_nodes: int | None = None,
-    timeout: float | None = None,
+    limits: Limits | None = None,
     safe: bool = True,
     memo: bool = True,
-) -> LinkSolution:
-    """Decide whether `board` can be cleared (with its gravity and ring rules).
+) -> Solution | None:
+    """A way to clear `board` (with its gravity and ring rules), or None when none exists (proved).
 
-    `max_nodes` / `timeout` (seconds) bound the search; hitting one gives `solvable=None`.
-    `safe` turns on the safe moves and the dead-end proof, `memo` the memo of dead positions;
-    either one turns on the move ordering. `safe=False, memo=False` is the plain depth-first
-    search (every pair in reading order), kept as the benchmark's baseline.
+    `limits` bound the search (none by default); SearchLimitError when one is hit. `safe` turns on
+    the safe moves and the dead-end proof, `memo` the memo of dead positions; either one turns on
+    the move ordering. `safe=False, memo=False` is the plain depth-first search (every pair in
+    reading order), kept as the benchmark's baseline.
     """
-    if max_nodes is not None and max_nodes < 0:
-        raise LinkError(f"max_nodes must be 0 or more, not {max_nodes}")
-    if timeout is not None and not timeout >= 0:
-        raise LinkError(f"timeout must be 0 or more seconds, not {timeout}")
-    search = _Search(board, max_nodes, timeout, safe, memo)
+    limits = limits_of(limits)
+    search = _Search(board, limits.max_nodes, limits.timeout, safe, memo)
     line: list[Move] = []
     try:
         found = search.run(line)
     except SearchLimitError as error:
-        return LinkSolution(None, [], search.nodes, str(error))
+        clock = limits.clock()
+        raise clock.error(
+            "timeout" if str(error) == "timeout" else "max_nodes", search.nodes
+        ) from None
     if not found:
-        return LinkSolution(False, [], search.nodes)
+        return None
     pairs = [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in line]
-    return LinkSolution(True, pairs, search.nodes)
+    return Solution(pairs, len(pairs), True, search.nodes)
 
 
 def greedy(board: Board) -> tuple[bool, int]:
@@ -241,9 +235,8 @@ def greedy(board: Board) -> tuple[bool, int]:
     play = board.copy()
     made = 0
     while True:
-        hint = find_pairs(play._grid, True)
-        if len(hint) == 0:
-            return play.is_cleared(), made
-        r1, c1, r2, c2 = hint[0].tolist()
-        play.push_unchecked(((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)))
+        pair = play.first_pair()
+        if pair is None:
+            return play.is_solved(), made
+        play.push_unchecked(pair)
         made += 1

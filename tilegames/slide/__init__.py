@@ -6,16 +6,19 @@
 12
 """
 
+from tilegames.common import Limits, SearchLimitError
 from tilegames.slide.board import (
     MOVES,
     Board,
     IllegalMoveError,
     InvalidBoardError,
     InvalidMoveError,
+    ParseError,
+    SlideError,
     permutation_parity,
 )
 from tilegames.slide.generate import random_board, scramble
-from tilegames.slide.solve import SearchLimitError, Solution, UnsolvableError, hint, solve
+from tilegames.slide.solve import Solution, hint, solve
 
 __all__ = [
     "MOVES",
@@ -23,9 +26,11 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidMoveError",
+    "Limits",
+    "ParseError",
     "SearchLimitError",
+    "SlideError",
     "Solution",
-    "UnsolvableError",
     "hint",
     "permutation_parity",
     "random_board",

@@ -11,19 +11,34 @@ import re
 from collections.abc import Iterator, Sequence
 
 MOVES = "UDLR"
+"""The moves, each the direction the *tile* travels."""
+FROM_BLANK: dict[str, tuple[int, int]] = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
+"""Where the moving tile stands, seen from the blank as (rows, columns): `U` moves the tile below it up.
+The one direction table of the game (the JavaScript page keeps its own copy)."""
+OPPOSITE: dict[str, str] = {"U": "D", "D": "U", "L": "R", "R": "L"}
+"""The move that undoes each move."""
+DIRECTION_NAMES: dict[str, str] = {"U": "up", "D": "down", "L": "left", "R": "right"}
 MAX_CELLS = 4_000_000
 _ROW_SPLIT = re.compile(r"\s*[/\n]\s*")
 
 
-class InvalidBoardError(ValueError):
+class SlideError(ValueError):
+    """Base of every sliding-puzzle error."""
+
+
+class InvalidBoardError(SlideError):
     """The text or the tiles do not describe a board (ragged rows, a missing or duplicate tile, ...)."""
 
 
-class InvalidMoveError(ValueError):
+ParseError = InvalidBoardError
+"""The contract's name for a notation error (the same class)."""
+
+
+class InvalidMoveError(SlideError):
     """The text is not a move: a move is one of the letters U, D, L, R."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(SlideError):
     """A move, but not legal here: no tile can slide that way into the blank."""
 
 
@@ -36,9 +51,10 @@ def _check_size(width: int, height: int) -> None:
         )
 
 
-def _blank_offset(move: str, width: int) -> int:
+def blank_offset(move: str, width: int) -> int:
     """How the blank's index changes when a tile moves in direction `move`."""
-    return {"U": width, "D": -width, "L": 1, "R": -1}[move]
+    dr, dc = FROM_BLANK[move]
+    return dr * width + dc
 
 
 def permutation_parity(perm: Sequence[int]) -> int:
@@ -123,7 +139,7 @@ class Board:
         return "/".join(" ".join(map(str, t[r * w : (r + 1) * w])) for r in range(self.height))
 
     def __repr__(self) -> str:
-        return f"Board('{self}')"
+        return f"Board.parse({str(self)!r})"
 
     def pretty(self) -> str:
         """Rows on separate lines, numbers right-aligned, the blank shown as '.'."""
@@ -154,8 +170,11 @@ class Board:
             return NotImplemented
         return (self.width, self.height, self._tiles) == (other.width, other.height, other._tiles)
 
-    def __hash__(self) -> int:
-        return hash((self.width, self.height, tuple(self._tiles)))
+    __hash__ = None  # type: ignore[assignment]  # mutable, like python-chess's Board; use key()
+
+    def key(self) -> tuple[int, int, tuple[int, ...]]:
+        """An immutable, hashable code of the position (width, height, tiles) for search tables."""
+        return self.width, self.height, tuple(self._tiles)
 
     def copy(self, *, stack: bool = True) -> Board:
         """An independent copy (with the move stack unless `stack=False`)."""
@@ -167,9 +186,15 @@ class Board:
         return board
 
     @property
-    def move_stack(self) -> list[str]:
-        """The moves pushed so far, oldest first."""
-        return list(self._stack)
+    def move_stack(self) -> tuple[str, ...]:
+        """The moves pushed so far, oldest first (read-only)."""
+        return tuple(self._stack)
+
+    def peek(self) -> str:
+        """The last move pushed (IndexError if none)."""
+        if not self._stack:
+            raise IndexError("peek at a board with no moves")
+        return self._stack[-1]
 
     # -- moves --------------------------------------------------------------------------------
     def _is_legal(self, move: str) -> bool:
@@ -186,6 +211,10 @@ class Board:
         """The legal moves in the order U, D, L, R (the letter is the direction the tile travels)."""
         return (m for m in MOVES if self._is_legal(m))
 
+    def legal_moves(self) -> list[str]:
+        """The legal moves as a list, in the order U, D, L, R."""
+        return [m for m in MOVES if self._is_legal(m)]
+
     def push(self, move: str) -> None:
         """Slide one tile; InvalidMoveError for a non-move, IllegalMoveError if no tile can go that way."""
         if not isinstance(move, str) or len(move) != 1 or move not in MOVES:
@@ -193,26 +222,28 @@ class Board:
         if not self._is_legal(move):
             row, col = divmod(self._blank, self.width)
             raise IllegalMoveError(
-                f"move {move}: no tile can slide {['up', 'down', 'left', 'right'][MOVES.index(move)]}"
+                f"move {move}: no tile can slide {DIRECTION_NAMES[move]}"
                 f" into the blank at row {row + 1}, column {col + 1}"
             )
         self._slide(move)
         self._stack.append(move)
 
     def _slide(self, move: str) -> None:
-        src = self._blank + _blank_offset(move, self.width)
+        src = self._blank + blank_offset(move, self.width)
         t = self._tiles
         t[self._blank], t[src] = t[src], 0
         self._blank = src
 
     def pop(self) -> str:
         """Undo the last move and return it (IndexError if nothing to undo)."""
+        if not self._stack:
+            raise IndexError("pop from a board with no moves")
         move = self._stack.pop()
-        self._slide({"U": "D", "D": "U", "L": "R", "R": "L"}[move])
+        self._slide(OPPOSITE[move])
         return move
 
-    def play(self, moves: str) -> None:
-        """Push every move of a string such as `RDLU`; on an illegal move the board is left unchanged."""
+    def play(self, moves: str | Sequence[str]) -> None:
+        """Push every move of `RDLU` or `['R', 'D']`; on an illegal move the board is left unchanged."""
         done = 0
         try:
             for move in moves:

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Sequence
 
 import numpy as np
 
-from tilegames.slide.board import Board, InvalidBoardError, _check_size
+from tilegames.common import rng as make_rng
+from tilegames.slide.board import OPPOSITE, Board, InvalidBoardError, _check_size
 
 # 4×4 deals at a set distance walk back along an optimal solution, so the distance cannot exceed
 # the deal's own optimal length; beyond this few random deals reach it.
 MAX_DISTANCE_4X4 = 60
 _BFS_CELLS = 9  # boards up to 9 cells get a full distance table (9! = 362,880 states)
-
-
-def _rng(seed: int | random.Random | None) -> random.Random:
-    return seed if isinstance(seed, random.Random) else random.Random(seed)
 
 
 def random_board(
@@ -36,7 +34,7 @@ def random_board(
     is hit by exactly two orderings, hence uniformly.
     """
     _check_size(width, height)
-    rng = _rng(seed)
+    rng = make_rng(seed)
     if distance is not None:
         return _at_distance(width, height, distance, rng, cache_dir)
     n = width * height
@@ -56,12 +54,11 @@ def scramble(board: Board, k: int, *, seed: int | random.Random | None = None) -
     """A new board `k` random moves away from `board`, never undoing the move just made."""
     if k < 0:
         raise ValueError(f"walk length must be at least 0, got {k}")
-    rng = _rng(seed)
+    rng = make_rng(seed)
     walk = board.copy(stack=False)
-    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
     last = ""
     for _ in range(k):
-        options = [m for m in walk.moves() if m != undo.get(last)]
+        options = [m for m in walk.moves() if m != OPPOSITE.get(last)]
         last = rng.choice(options)
         walk.push(last)
     return walk.copy(stack=False)
@@ -75,7 +72,7 @@ def distance_table(width: int, height: int) -> np.ndarray:
     if width * height > _BFS_CELLS:
         raise InvalidBoardError(f"a full distance table needs at most {_BFS_CELLS} cells")
     goal = np.array(Board.solved(width, height).tiles, np.int64)
-    table = kernels.bfs_full(goal, width, height)
+    table: np.ndarray = kernels.bfs_full(goal, width, height)
     table.flags.writeable = False
     return table
 
@@ -110,11 +107,12 @@ def _at_distance(
         # Any board on an optimal path, d moves before the goal, is exactly d moves away.
         start = random_board(width, height, seed=rng)
         solution = solve(start, goal, cache_dir=cache_dir)
+        assert solution is not None, "a random deal is solvable"
         if solution.length >= distance:
             return _along(start, solution.moves, solution.length - distance)
 
 
-def _along(start: Board, moves: str, steps: int) -> Board:
+def _along(start: Board, moves: Sequence[str], steps: int) -> Board:
     board = start.copy(stack=False)
     board.play(moves[:steps])
     return board.copy(stack=False)
@@ -126,17 +124,19 @@ _WALK_NODES = 5_000_000
 
 def _walk_back(width: int, height: int, distance: int, rng: random.Random) -> Board:
     """Other sizes: random walks solved optimally (Manhattan + linear conflict, bounded search)."""
-    from tilegames.slide.solve import SearchLimitError, solve
+    from tilegames.common import Limits, SearchLimitError
+    from tilegames.slide.solve import solve
 
     goal = Board.solved(width, height)
     walk = distance + 4
     for _ in range(_WALK_TRIES):
         start = scramble(goal, walk, seed=rng)
         try:
-            solution = solve(start, goal, heuristic="mdlc", max_nodes=_WALK_NODES)
+            solution = solve(start, goal, heuristic="mdlc", limits=Limits(max_nodes=_WALK_NODES))
         except SearchLimitError:
             walk = max(distance, walk - 2)
             continue
+        assert solution is not None, "a walk from the goal can always go back"
         if solution.length >= distance:
             return _along(start, solution.moves, solution.length - distance)
         walk += 2 + (distance - solution.length)

@@ -42,7 +42,7 @@ def warm() -> dict[str, Any]:
         lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="moves"),
         lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="steps"),
         lambda: link.solve(link.deal(6, 4, 3, seed=0)),
-        lambda: link.deal(6, 4, 3, seed=0, gravity=True).hint(),
+        lambda: link.hint(link.deal(6, 4, 3, seed=0, gravity=True)),
     )
     for exercise in exercises:
         # A broken engine shows up in its own requests, not here.
@@ -54,6 +54,17 @@ def warm() -> dict[str, Any]:
 # Sliding puzzle.
 
 
+class Unsolvable(ValueError):
+    """The engine proved there is no solution (its solve returned None)."""
+
+
+def _solved(solution: Any, text: str) -> Any:
+    """`solution`, or Unsolvable when the engine returned None (a proof, reported as an error here)."""
+    if solution is None:
+        raise Unsolvable(f"{text} cannot reach the goal: the parities disagree")
+    return solution
+
+
 @_guarded
 def slide_new(width: int, height: int, seed: int, distance: int | None) -> dict[str, Any]:
     from tilegames import slide
@@ -61,7 +72,9 @@ def slide_new(width: int, height: int, seed: int, distance: int | None) -> dict[
     board = slide.random_board(width, height, seed=seed, distance=distance)
     optimal = distance
     if optimal is None and width * height <= 12:
-        optimal = slide.solve(board, timeout=5.0).length
+        optimal = _solved(
+            slide.solve(board, limits=slide.Limits(timeout=5.0)), text=str(board)
+        ).length
     return {"board": str(board), "optimal": optimal}
 
 
@@ -69,7 +82,9 @@ def slide_new(width: int, height: int, seed: int, distance: int | None) -> dict[
 def slide_optimal(text: str, timeout: float) -> dict[str, Any]:
     from tilegames import slide
 
-    solution = slide.solve(slide.Board.parse(text), timeout=timeout)
+    solution = _solved(
+        slide.solve(slide.Board.parse(text), limits=slide.Limits(timeout=timeout)), text
+    )
     return {"length": solution.length, "optimal": bool(solution.optimal)}
 
 
@@ -77,7 +92,7 @@ def slide_optimal(text: str, timeout: float) -> dict[str, Any]:
 def slide_hint(text: str, timeout: float) -> dict[str, Any]:
     from tilegames import slide
 
-    return {"move": slide.hint(slide.Board.parse(text), timeout=timeout)}
+    return {"move": slide.hint(slide.Board.parse(text), limits=slide.Limits(timeout=timeout))}
 
 
 @_guarded
@@ -87,11 +102,15 @@ def slide_solve(text: str, timeout: float) -> dict[str, Any]:
     board = slide.Board.parse(text)
     fast = board.width * board.height > SLIDE_OPTIMAL_CELLS
     try:
-        solution = slide.solve(board, fast=fast, timeout=timeout)
+        solution = _solved(
+            slide.solve(board, fast=fast, limits=slide.Limits(timeout=timeout)), text
+        )
     except slide.SearchLimitError:
         # The optimal search ran out of time (a hard 4x4, or its pattern databases still being built):
         # a good solution now beats an optimal one never.
-        solution = slide.solve(board, fast=True, timeout=timeout)
+        solution = _solved(
+            slide.solve(board, fast=True, limits=slide.Limits(timeout=timeout)), text
+        )
     return {
         "moves": list(solution.moves),
         "length": solution.length,
@@ -104,7 +123,10 @@ def slide_prepare(timeout: float) -> dict[str, Any]:
     """Load the 4x4 pattern databases (building them on a machine's first run, ~10 s) before a player asks."""
     from tilegames import slide
 
-    slide.solve(slide.Board.parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"), timeout=timeout)
+    slide.solve(
+        slide.Board.parse("1 2 3 4/5 6 7 8/9 10 11 12/13 14 0 15"),
+        limits=slide.Limits(timeout=timeout),
+    )
     return {}
 
 
@@ -122,7 +144,9 @@ def klotski_new(text: str, metric: str) -> dict[str, Any]:
     from tilegames import klotski
 
     board = klotski.layout(text)
-    solution = klotski.solve(board, metric=metric, max_states=_klotski_states(board))
+    solution = klotski.solve(
+        board, metric=metric, limits=klotski.Limits(max_nodes=_klotski_states(board))
+    )
     if solution is None:
         return {
             "error": "this layout cannot be solved: the 2×2 piece never reaches the exit",
@@ -136,7 +160,9 @@ def klotski_hint(text: str, metric: str) -> dict[str, Any]:
     from tilegames import klotski
 
     board = klotski.Board.parse(text)
-    solution = klotski.solve(board, metric=metric, max_states=_klotski_states(board))
+    solution = klotski.solve(
+        board, metric=metric, limits=klotski.Limits(max_nodes=_klotski_states(board))
+    )
     return {"move": solution.moves[0] if solution and solution.moves else None}
 
 
@@ -145,7 +171,9 @@ def klotski_solve(text: str, metric: str) -> dict[str, Any]:
     from tilegames import klotski
 
     board = klotski.Board.parse(text)
-    solution = klotski.solve(board, metric=metric, max_states=_klotski_states(board))
+    solution = klotski.solve(
+        board, metric=metric, limits=klotski.Limits(max_nodes=_klotski_states(board))
+    )
     if solution is None:
         return {"error": "no solution from this position", "kind": "Unsolvable"}
     return {"moves": list(solution.moves), "length": solution.length, "optimal": True}
@@ -168,17 +196,20 @@ def link_new(
 def link_reshuffle(text: str, gravity: bool, seed: int) -> dict[str, Any]:
     from tilegames import link
 
-    return {"board": str(link.Board.parse(text, gravity=gravity).reshuffle(seed=seed))}
+    return {"board": str(link.reshuffle(link.Board.parse(text, gravity=gravity), seed=seed))}
 
 
 @_guarded
 def link_solve(text: str, gravity: bool, timeout: float) -> dict[str, Any]:
     from tilegames import link
 
-    result = link.solve(link.Board.parse(text, gravity=gravity), timeout=timeout)
-    if result.solvable is None:
+    try:
+        result = link.solve(
+            link.Board.parse(text, gravity=gravity), limits=link.Limits(timeout=timeout)
+        )
+    except link.SearchLimitError:
         return {"error": "the solver hit its time limit", "kind": "SearchLimitError"}
-    if not result.solvable:
+    if result is None:
         return {"error": "this board can no longer be cleared", "kind": "Unsolvable"}
-    pairs = [[list(a), list(b)] for a, b in result.pairs]
+    pairs = [[list(a), list(b)] for a, b in result.moves]
     return {"moves": pairs, "length": len(pairs), "optimal": None}

@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import os
 
+from tilegames.common import Limits, SearchLimitError, limits_of
 from tilegames.slide.board import Board, goal_for
-from tilegames.slide.solve.common import (
-    Limits,
-    SearchLimitError,
-    Solution,
-    UnsolvableError,
-    check_solvable,
-)
+from tilegames.slide.solve.common import Budget, Solution
 from tilegames.slide.solve.ida import solve_optimal
 
-__all__ = ["SearchLimitError", "Solution", "UnsolvableError", "hint", "solve"]
+__all__ = ["SearchLimitError", "Solution", "hint", "solve"]
 
 # An optimal search on a board past 4×4 may run for hours; unless the caller sets a limit, stop here
 # (10–30 s on a 2-core machine: 5×5 with its databases ~8 M nodes/s, bigger boards ~20 M nodes/s).
@@ -26,37 +21,45 @@ def solve(
     board: Board,
     goal: Board | None = None,
     *,
+    limits: Limits | None = None,
     fast: bool = False,
-    max_nodes: int | None = None,
-    timeout: float | None = None,
     partition: str | None = None,
     heuristic: str = "auto",
     cache_dir: str | os.PathLike[str] | None = None,
-) -> Solution:
-    """Solve `board` to `goal` (default: the standard goal).
+) -> Solution | None:
+    """Solve `board` to `goal` (default: the standard goal); None when it cannot reach the goal.
 
     Optimal by default (IDA*; 4×4 uses the 6-6-3 pattern databases, `partition="7-8"` the larger ones);
-    `fast=True` gives a legal, near-optimal answer quickly on any size. Raises UnsolvableError at once
-    for an unsolvable board and SearchLimitError when `max_nodes` or `timeout` (seconds of search) runs
-    out. Building pattern databases on a machine's first use is not search: it comes before the clock
-    starts (6-6-3: about 10 s, once; then they are cached on disk).
+    `fast=True` gives a legal, near-optimal answer quickly on any size. An unsolvable board is told at
+    once by its parity (None, a proof, not a failure); SearchLimitError when `limits` run out. Past 4×4
+    the optimal search stops at DEFAULT_MAX_NODES_BIG unless `limits` set a limit. Building pattern
+    databases on a machine's first use is not search: it comes before the clock starts (6-6-3: about
+    10 s, once; then they are cached on disk).
     """
+    limits = limits_of(limits)
     target = goal_for(board, goal)
-    check_solvable(board, target)
+    if not board.is_solvable(target):
+        return None
     if board == target:
-        return Solution("", 0, True, 0, 0)
+        return Solution([], 0, True, 0, 0)
     if fast:
         from tilegames.slide.solve.fast import solve_fast
 
         return solve_fast(
-            board, target, Limits.of(max_nodes, timeout), partition=partition, cache_dir=cache_dir
+            board,
+            target,
+            Budget.of(limits.max_nodes, limits.timeout),
+            partition=partition,
+            cache_dir=cache_dir,
         )
-    default_limit = max_nodes is None and timeout is None and board.width * board.height > 16
+    default_limit = (
+        limits.max_nodes is None and limits.timeout is None and board.width * board.height > 16
+    )
     try:
         return solve_optimal(
             board,
             target,
-            Limits.of(DEFAULT_MAX_NODES_BIG if default_limit else max_nodes, timeout),
+            Budget.of(DEFAULT_MAX_NODES_BIG if default_limit else limits.max_nodes, limits.timeout),
             heuristic=heuristic,
             partition=partition,
             cache_dir=cache_dir,
@@ -67,7 +70,8 @@ def solve(
         raise SearchLimitError(
             f"{error} (the default limit past 4x4: set a node or time limit to search longer, "
             "or use the fast solver)",
-            error.nodes,
+            limit=error.limit,
+            nodes=error.nodes,
         ) from None
 
 
@@ -75,23 +79,26 @@ def hint(
     board: Board,
     goal: Board | None = None,
     *,
-    timeout: float | None = None,
+    limits: Limits | None = None,
     partition: str | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> str | None:
-    """The next move of an optimal solution (up to 4×4), else of the fast solution; None if solved.
+    """The next move of an optimal solution (up to 4×4), else of the fast solution; None if there is
+    none (solved, or the goal cannot be reached).
 
-    If the optimal search runs out of `timeout`, the fast solver's move is given instead.
+    If the optimal search runs out of `limits`, the fast solver's move is given instead (the fast
+    solver always answers: its own node budget is bounded).
     """
+    limits = limits_of(limits)
     target = goal_for(board, goal)
-    check_solvable(board, target)
-    if board == target:
+    if board == target or not board.is_solvable(target):
         return None
     if board.width * board.height <= 16:
         try:
-            return solve(
-                board, target, timeout=timeout, partition=partition, cache_dir=cache_dir
-            ).moves[0]
+            solution = solve(board, target, limits=limits, partition=partition, cache_dir=cache_dir)
         except SearchLimitError:
             pass
-    return solve(board, target, fast=True, partition=partition, cache_dir=cache_dir).moves[0]
+        else:
+            return solution.moves[0] if solution else None
+    fast = solve(board, target, fast=True, partition=partition, cache_dir=cache_dir)
+    return fast.moves[0] if fast else None

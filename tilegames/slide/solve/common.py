@@ -10,29 +10,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tilegames.common import SearchLimitError
 from tilegames.slide.board import Board
 
 # Blank directions in the kernels (0 up, 1 down, 2 left, 3 right) name the tile's move the other way.
 TILE_LETTER = "DURL"
 
 
-class UnsolvableError(ValueError):
-    """The board cannot reach the goal: its permutation parity disagrees with the blank's distance."""
-
-
-class SearchLimitError(ValueError):
-    """A search stopped at its node or time limit before finding an answer."""
-
-    def __init__(self, message: str, nodes: int = 0) -> None:
-        super().__init__(message)
-        self.nodes = nodes
-
-
 @dataclass(frozen=True)
 class Solution:
     """A move sequence that takes the board to the goal."""
 
-    moves: str
+    moves: list[str]
     """The moves, each the direction a tile travels (U D L R)."""
     length: int
     """len(moves)."""
@@ -49,11 +38,6 @@ def relabel(board: Board, goal: Board) -> tuple[np.ndarray, int]:
     where = np.empty(len(goal.tiles), np.int64)
     where[np.asarray(goal.tiles, np.int64)] = np.arange(len(goal.tiles), dtype=np.int64)
     return where[np.asarray(board.tiles, np.int64)], goal.blank
-
-
-def check_solvable(board: Board, goal: Board) -> None:
-    if not board.is_solvable(goal):
-        raise UnsolvableError(f"{board} cannot reach the goal {goal}: the parities disagree")
 
 
 def letters_from_blank_cells(cells: Sequence[int], width: int) -> str:
@@ -74,7 +58,7 @@ def letters_from_blank_cells(cells: Sequence[int], width: int) -> str:
     return "".join(out)
 
 
-def blank_cells(start: int, directions: Sequence[int], width: int) -> list[int]:
+def blank_cells(start: int, directions: Sequence[int] | np.ndarray, width: int) -> list[int]:
     """The blank's cells along kernel directions (0 up, 1 down, 2 left, 3 right)."""
     step = (-width, width, -1, 1)
     cells = [start]
@@ -105,37 +89,39 @@ def transform_state(state: np.ndarray, cell_map: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Limits:
-    """Node and time budget of one search, as the kernels take them."""
+class Budget:
+    """Node and time budget of one running search, as the kernels take them (from a Limits)."""
 
     max_nodes: int
     deadline: float
     timeout: float | None
 
     @classmethod
-    def of(cls, max_nodes: int | None, timeout: float | None) -> Limits:
-        if max_nodes is not None and max_nodes < 1:
-            raise ValueError(f"max_nodes must be positive, got {max_nodes}")
-        if timeout is not None and not timeout > 0:
-            raise ValueError(f"timeout must be positive seconds, got {timeout}")
+    def of(cls, max_nodes: int | None, timeout: float | None) -> Budget:
+        """Start the clock now; the limits were checked by tilegames.common.Limits."""
         return cls(
             max_nodes if max_nodes is not None else (1 << 62),
             time.perf_counter() + timeout if timeout is not None else math.inf,
             timeout,
         )
 
-    def after_setup(self, seconds: float) -> Limits:
+    def after_setup(self, seconds: float) -> Budget:
         """The same budget with the deadline moved `seconds` later (setup that is not search)."""
-        return Limits(self.max_nodes, self.deadline + seconds, self.timeout)
+        return Budget(self.max_nodes, self.deadline + seconds, self.timeout)
 
-    def remaining(self, used_nodes: int) -> Limits:
-        return Limits(max(1, self.max_nodes - used_nodes), self.deadline, self.timeout)
+    def remaining(self, used_nodes: int) -> Budget:
+        return Budget(max(1, self.max_nodes - used_nodes), self.deadline, self.timeout)
 
     def error(self, status: int, nodes: int) -> SearchLimitError:
-        if status == -1:
-            return SearchLimitError(f"node limit reached: {nodes} nodes searched", nodes)
         if status == -2:
             return SearchLimitError(
-                f"time limit reached: {self.timeout} s passed after {nodes} nodes", nodes
+                f"time limit reached: {self.timeout} s passed after {nodes} nodes",
+                limit="timeout",
+                nodes=nodes,
             )
-        return SearchLimitError(f"depth limit reached: no solution found in {nodes} nodes", nodes)
+        if status == -1:
+            return SearchLimitError(f"node limit reached: {nodes} nodes searched", nodes=nodes)
+        # The kernels' depth cap: the search gave up without an answer, like a node limit.
+        return SearchLimitError(
+            f"depth limit reached: no solution found in {nodes} nodes", nodes=nodes
+        )

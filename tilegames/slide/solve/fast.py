@@ -12,9 +12,9 @@ import time
 
 import numpy as np
 
-from tilegames.slide.board import Board
+from tilegames.slide.board import OPPOSITE, Board
 from tilegames.slide.solve import kernels
-from tilegames.slide.solve.common import Limits, Solution, relabel, transform_state
+from tilegames.slide.solve.common import Budget, Solution, relabel, transform_state
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
 from tilegames.slide.solve.reduce import Reducer
 from tilegames.slide.solve.shorten import shorten
@@ -32,10 +32,9 @@ SHORTEN_MAX_LENGTH = 400
 
 def cancel_inverses(moves: str) -> str:
     """Drop every move that is undone at once (UD, DU, LR, RL), repeatedly; the rest stays legal."""
-    undo = {"U": "D", "D": "U", "L": "R", "R": "L"}
     out: list[str] = []
     for move in moves:
-        if out and out[-1] == undo[move]:
+        if out and out[-1] == OPPOSITE[move]:
             out.pop()
         else:
             out.append(move)
@@ -52,8 +51,8 @@ def _search_small(
     w: int,
     h: int,
     b: int,
-    limits: Limits,
-    cache_dir,
+    limits: Budget,
+    cache_dir: str | os.PathLike[str] | None,
     partition: str | None,
     budget: int = FAST_BUDGET,
 ) -> tuple[int, str, int, bool]:
@@ -73,9 +72,9 @@ def _search_small(
         if left <= 0:
             break
         share = left if not best else max(1, left // 2)  # later, lighter weights split the rest
-        budget = Limits(share, limits.deadline, limits.timeout)
+        weight_budget = Budget(share, limits.deadline, limits.timeout)
         status, moves, used = ida_relabelled(
-            state, w, h, b, budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
+            state, w, h, b, weight_budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
             shorter_than=len(best) if best else MAX_DEPTH,
         )  # fmt: skip
         nodes += used
@@ -107,7 +106,7 @@ def _covers(partition: str | None, width: int, height: int) -> bool:
 
 
 def _shorten(
-    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Limits, nodes: int
+    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Budget, nodes: int
 ) -> tuple[str, int]:
     """`shorten.shorten` within what is left of the limits (nothing when they are used up)."""
     budget = min(SHORTEN_BUDGET, limits.max_nodes - nodes)
@@ -116,14 +115,14 @@ def _shorten(
     return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
-def _clock_passed(limits: Limits) -> bool:
+def _clock_passed(limits: Budget) -> bool:
     return time.perf_counter() > limits.deadline
 
 
 def solve_fast(
     board: Board,
     goal: Board,
-    limits: Limits,
+    limits: Budget,
     *,
     partition: str | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
@@ -152,7 +151,7 @@ def solve_fast(
             limits = load_tables(sw, sh, sb, limits, sub_partition, cache_dir=cache_dir)[2]
         # The last board (at most 9 cells, a few thousand nodes) gets its own budget, so there is
         # always an answer.
-        budget = Limits.of(None, None) if last else limits.remaining(nodes)
+        budget = Budget.of(None, None) if last else limits.remaining(nodes)
         status, moves, used, optimal = _search_small(
             sub, sw, sh, sb, budget, cache_dir, sub_partition,
             REDUCED_BUDGET if reducer.moves else FAST_BUDGET,
@@ -168,4 +167,4 @@ def solve_fast(
         text, used = _shorten(state, b, text, w, h, limits, nodes)
         nodes += used
     proved = (optimal and not reducer.moves) or len(text) == bound
-    return Solution(text, len(text), proved, nodes, len(text) if proved else bound)
+    return Solution(list(text), len(text), proved, nodes, len(text) if proved else bound)

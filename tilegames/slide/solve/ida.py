@@ -10,7 +10,7 @@ import numpy as np
 from tilegames.slide.board import Board
 from tilegames.slide.solve import kernels, pdb_kernels
 from tilegames.slide.solve.common import (
-    Limits,
+    Budget,
     Solution,
     blank_cells,
     corner_transform,
@@ -64,11 +64,11 @@ def load_tables(
     width: int,
     height: int,
     blank: int,
-    limits: Limits,
+    limits: Budget,
     partition: str | None = None,
     *,
     cache_dir: str | os.PathLike[str] | None = None,
-) -> tuple[np.ndarray | None, PatternHeuristic, Limits]:
+) -> tuple[np.ndarray | None, PatternHeuristic, Budget]:
     """`corner_tables`, and `limits` with the clock moved on by the time spent loading them.
 
     A time limit bounds the search, not the one-time building of the databases on a machine's first
@@ -91,7 +91,7 @@ def ida_relabelled(
     width: int,
     height: int,
     blank: int,
-    limits: Limits,
+    limits: Budget,
     *,
     heuristic: str = "auto",
     partition: str | None = None,
@@ -140,7 +140,7 @@ def ida_relabelled(
 def ida_star(
     board: Board,
     goal: Board,
-    limits: Limits,
+    limits: Budget,
     *,
     heuristic: str = "auto",
     partition: str | None = None,
@@ -158,7 +158,7 @@ def ida_star(
 def solve_optimal(
     board: Board,
     goal: Board,
-    limits: Limits,
+    limits: Budget,
     *,
     heuristic: str = "auto",
     partition: str | None = None,
@@ -170,4 +170,4 @@ def solve_optimal(
     )
     if status != kernels.FOUND:
         raise limits.error(status, nodes)
-    return Solution(moves, len(moves), True, nodes, len(moves))
+    return Solution(list(moves), len(moves), True, nodes, len(moves))

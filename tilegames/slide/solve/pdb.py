@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from tilegames.common import Progress, cache_directory
 from tilegames.slide.solve import kernels, pdb_kernels
 
 _MAGIC = b"TGPDB\x01"
@@ -38,18 +39,6 @@ PARTITIONS: dict[tuple[int, int, str], tuple[tuple[int, ...], ...]] = {
     ),
 }
 DEFAULT_PARTITION = {(4, 4): "6-6-3", (5, 5): "5-5-5-5-4"}
-
-
-def cache_directory(cache_dir: str | os.PathLike[str] | None = None) -> Path:
-    """Where databases live: the argument, else $TILEGAMES_CACHE, else the user's cache dir."""
-    if cache_dir is not None:
-        return Path(cache_dir)
-    env = os.environ.get("TILEGAMES_CACHE")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("tilegames"))
 
 
 def _factors(n: int, k: int) -> np.ndarray:
@@ -108,7 +97,7 @@ class PatternDatabase:
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
         total = math.perm(n, k)
         # Each placement's blank-region mask and distance side by side: one cache line per lookup.
-        pairs = np.zeros((total, 2), _visited_dtype(n))
+        pairs: np.ndarray = np.zeros((total, 2), _visited_dtype(n))
         visited, table = pairs[:, 0], pairs[:, 1]
         table[:] = 255
         queue = np.zeros(1 << 16, np.int64)
@@ -116,7 +105,7 @@ class PatternDatabase:
         labels = np.array(cells, np.int64)
         pdb_kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
         qstate = np.array([0, 1, 1], np.int64)
-        bar = _Bar(total, f"pattern database {width}x{height} {k} tiles") if progress else None
+        bar = Progress(total, f"pattern database {width}x{height} {k} tiles") if progress else None
         try:
             while True:
                 status = pdb_kernels.pdb_expand(
@@ -160,7 +149,7 @@ class PatternDatabase:
         """Write atomically: a header with a CRC-32 of the table, then the table."""
         directory.mkdir(parents=True, exist_ok=True)
         header = self._header()
-        header["crc32"] = zlib.crc32(self.table)
+        header["crc32"] = zlib.crc32(self.table)  # type: ignore[arg-type]  # an ndarray is a buffer
         raw = json.dumps(header).encode()
         path = directory / self.file_name(self.width, self.height, self.blank, self.cells)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
@@ -188,7 +177,7 @@ class PatternDatabase:
         db = cls(width, height, blank, tuple(cells), table)
         expected = db._header()
         crc = header.pop("crc32", None)
-        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:
+        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:  # type: ignore[arg-type]
             return None
         return db
 
@@ -211,31 +200,6 @@ class PatternDatabase:
             with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
                 db.save(directory)
         return db
-
-
-class _Bar:
-    """A rich progress bar on stderr while a database is built."""
-
-    def __init__(self, total: int, label: str) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            TextColumn("{task.percentage:>5.1f}%"),
-            TimeElapsedColumn(),
-            console=Console(stderr=True),
-            transient=True,
-        )
-        self._progress.start()
-        self._task = self._progress.add_task(label, total=total)
-
-    def update(self, completed: int) -> None:
-        self._progress.update(self._task, completed=completed)
-
-    def close(self) -> None:
-        self._progress.stop()
 
 
 @dataclass(frozen=True, eq=False)
@@ -316,7 +280,7 @@ def partition_for(
     """The named partition for a goal blank in cell 0, or (other blank cells) reading-order chunks."""
     name = name or DEFAULT_PARTITION.get((width, height))
     n = width * height
-    if blank == 0 and (width, height, name) in PARTITIONS:
+    if blank == 0 and name is not None and (width, height, name) in PARTITIONS:
         return PARTITIONS[(width, height, name)]
     if name is not None and not all(part.isdigit() for part in name.split("-")):
         raise ValueError(f"unknown partition {name!r}: use sizes such as 6-6-3")

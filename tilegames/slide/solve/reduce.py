@@ -9,6 +9,7 @@ window, which avoids the classic stuck cases.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable, Iterator
 
 import numpy as np
 
@@ -48,7 +49,7 @@ class Reducer:
     def free(self, cell: int, avoid: int) -> bool:
         return cell != avoid and not self.locked[cell]
 
-    def neighbours(self, cell: int):
+    def neighbours(self, cell: int) -> Iterator[int]:
         r, c = divmod(cell, self.w)
         if r > 0:
             yield cell - self.w
@@ -334,7 +335,9 @@ def _dist(a: int, b: int, w: int) -> int:
     return abs(a // w - b // w) + abs(a % w - b % w)
 
 
-def _window_bfs(window, pa, pb, z, target_a, target_b, reducer: Reducer) -> list[int]:
+def _window_bfs(
+    window: Iterable[int], pa: int, pb: int, z: int, target_a: int, target_b: int, reducer: Reducer
+) -> list[int]:
     """Blank cells that bring tiles a, b to their cells, moving only inside `window`."""
     cells = set(window)
     start = (pa, pb, z)
@@ -345,8 +348,8 @@ def _window_bfs(window, pa, pb, z, target_a, target_b, reducer: Reducer) -> list
         a, b, blank = state
         if a == target_a and b == target_b:
             path = []
-            while parent[state] is not None:
-                state, cell = parent[state]
+            while (step := parent[state]) is not None:
+                state, cell = step
                 path.append(cell)
             return path[::-1]
         for nxt in reducer.neighbours(blank):

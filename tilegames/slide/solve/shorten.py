@@ -11,6 +11,7 @@ import time
 
 import numpy as np
 
+from tilegames.slide.board import MOVES, blank_offset
 from tilegames.slide.solve import kernels
 from tilegames.slide.solve.common import blank_cells, letters_from_blank_cells
 
@@ -21,7 +22,7 @@ WINDOW_NODES = 40_000
 
 def _blank_steps(width: int) -> dict[str, int]:
     """How the blank's cell changes with each move letter (the tile moves the other way)."""
-    return {"U": width, "D": -width, "L": 1, "R": -1}
+    return {move: blank_offset(move, width) for move in MOVES}
 
 
 def _states(state: np.ndarray, blank: int, moves: str, width: int) -> np.ndarray:

@@ -22,12 +22,13 @@ def pieces(text: str) -> list[dict[str, Any]]:
 
 
 def counts(row: GameRow, move: str) -> tuple[int, int]:
-    """The classic move count and the unit steps after ``move``: the one place the web keeps these rules
-    (the engine does not count them yet). Moving the piece that moved last continues that move; every letter
-    after the colon is one step of one cell."""
-    piece, _, steps = move.partition(":")
-    same_piece = row.last_move is not None and row.last_move.partition(":")[0] == piece
-    return row.moves + (0 if same_piece else 1), row.steps + len(steps)
+    """The classic move count and the unit steps after ``move``, by the engine's rule
+    (:func:`tilegames.klotski.move_count`), kept incrementally from the game row's counters and last move."""
+    from tilegames import klotski
+
+    before = [row.last_move] if row.last_move else []
+    added = klotski.move_count([*before, move]) - klotski.move_count(before)
+    return row.moves + added, row.steps + klotski.move_count([move], "steps")
 
 
 class Klotski(Base):

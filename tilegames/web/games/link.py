@@ -137,7 +137,7 @@ class Link(Base):
             "gravity": board.gravity,
             "remaining": sum(len(line) - line.count(".") for line in grid),
             "score": _score(row, removed, row.clock(time.time())) if removed else 0,
-            "solved": board.is_cleared(),
+            "solved": board.is_solved(),
             "reshuffles": row.options.get("reshuffles", 0),
         }
 
@@ -167,7 +167,7 @@ class Link(Base):
         text = f"{a[0]},{a[1]}-{b[0]},{b[1]}"
         extra: dict[str, Any] = {"path": [list(p) for p in path]}
         options = dict(row.options)
-        won = board.is_cleared()
+        won = board.is_solved()
         score = None
         if won:
             score = _score(row, options.get("cells") or 1, row.clock(time.time()))
@@ -204,7 +204,7 @@ class Link(Base):
 
     def _hint(self, row: GameRow) -> dict[str, Any]:
         board = _board(row)
-        pair = board.hint()
+        pair = board.first_pair()
         if pair is None:
             return {"move": None, "cells": [], "path": None}
         a, b = (tuple(x) for x in pair)
@@ -226,5 +226,5 @@ class Link(Base):
         board.path((2, 0), (2, 1))
         board.push(((2, 0), (2, 1)))
         board.is_stuck()
-        board.hint()
-        board.is_cleared()
+        board.first_pair()
+        board.is_solved()
