@@ -57,7 +57,7 @@ def main() -> None:
             )
             for locale, tag in (("en-US", ""), ("zh-CN", "-zh")):
                 context = browser.new_context(
-                    viewport={"width": 1100, "height": 860}, locale=locale
+                    viewport={"width": 1100, "height": 860}, locale=locale, bypass_csp=True
                 )
                 shoot(context.new_page(), url, out, tag)
                 context.close()

@@ -54,7 +54,9 @@ def test_toolbar_and_message_in_view_on_every_size(browser, server, viewport):
         w, h = map(int, size.split("x"))
         kinds = next(k for k in range(36, 1, -1) if (w * h) % k == 0 and (w * h // k) % 2 == 0)
         cases.append(("link", {"width": w, "height": h, "kinds": kinds, "gravity": False}))
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    context = browser.new_context(
+        viewport={"width": viewport[0], "height": viewport[1]}, bypass_csp=True
+    )
     page = context.new_page()
     try:
         for game, settings in cases:
@@ -68,7 +70,7 @@ def test_toolbar_and_message_in_view_on_every_size(browser, server, viewport):
 
 def test_link_30x16_on_a_phone_scrolls_in_its_frame_with_big_targets(browser, server):
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
     )
     page = context.new_page()
     try:

@@ -14,7 +14,9 @@ ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 @pytest.fixture
 def zh_page(browser):
-    context = browser.new_context(viewport={"width": 1000, "height": 900}, locale="zh-CN")
+    context = browser.new_context(
+        viewport={"width": 1000, "height": 900}, locale="zh-CN", bypass_csp=True
+    )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -50,7 +52,7 @@ def test_the_page_follows_a_chinese_browser(zh_page, server):
 
 
 def test_the_page_follows_an_english_browser(browser, server):
-    context = browser.new_context(locale="en-US")
+    context = browser.new_context(locale="en-US", bypass_csp=True)
     page = context.new_page()
     try:
         page.goto(f"{server.url}/")
