@@ -29,18 +29,11 @@ gravity the moves that make nothing fall, then pairs that open the most cells ar
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
 
 from tilegames.link.board import Board, LinkError, Pair
-from tilegames.link.kernels import expand, relax, remove_falling
 from tilegames.link.path import find_pairs
-
-_CHECK_EVERY = 256
-_NONE = np.empty(0, np.int64)
+from tilegames.link.search import search
 
 
 class SearchLimitError(LinkError):
@@ -62,149 +55,6 @@ class LinkSolution:
     """Which limit stopped the search ("max_nodes" or "timeout"), if any."""
 
 
-Move = tuple[int, int, int, int]
-
-
-@dataclass
-class _Frame:
-    """One node on the search stack: its moves, the next one to try, the undo of the current."""
-
-    state: int | bytes
-    moves: list[Move]
-    forced: int
-    hint: np.ndarray
-    index: int = 0
-    undo: Any = None
-
-
-class _Search:
-    """The state of one search: the grid (kinds renumbered), counts, memo, limits."""
-
-    def __init__(
-        self, board: Board, max_nodes: int | None, timeout: float | None, safe: bool, memo: bool
-    ) -> None:
-        self.grid = board.grid()
-        # Kinds renumbered 1..K (walls stay -1): with gravity the memo keys the whole grid, and
-        # one byte per cell keeps those keys small.
-        kinds = np.unique(self.grid[self.grid > 0])
-        self.grid[self.grid > 0] = np.searchsorted(kinds, self.grid[self.grid > 0]) + 1
-        self.cell_type = np.uint8 if len(kinds) < 256 else np.int32
-        self.gravity = board.gravity
-        self.max_nodes = max_nodes
-        self.deadline = None if timeout is None else time.perf_counter() + timeout
-        self.safe = safe
-        self.prove = safe and not board.gravity  # the dead-end relaxation needs no gravity
-        self.memo = memo
-        self.dead: set[int | bytes] = set()
-        self.nodes = 0
-        self.count = np.bincount(self.grid[self.grid > 0], minlength=len(kinds) + 1).astype(
-            np.int64
-        )
-        self.left = int(self.count.sum())
-        self.width = self.grid.shape[1]
-        self.key = 0
-        for index in np.flatnonzero(self.grid.ravel() > 0).tolist():
-            self.key |= 1 << index
-
-    # -- making and unmaking moves on the search grid
-    def remove(self, r1: int, c1: int, r2: int, c2: int) -> object:
-        grid = self.grid
-        kind = int(grid[r1, c1])
-        self.count[kind] -= 2
-        self.left -= 2
-        if self.gravity:
-            return kind, remove_falling(grid, r1, c1, r2, c2)
-        grid[r1, c1] = grid[r2, c2] = 0
-        self.key ^= (1 << (r1 * self.width + c1)) | (1 << (r2 * self.width + c2))
-        return kind, None
-
-    def restore(self, move: tuple[int, int, int, int], undo: object) -> None:
-        kind, saved = undo  # type: ignore[misc]
-        r1, c1, r2, c2 = move
-        self.count[kind] += 2
-        self.left += 2
-        if saved is None:
-            self.grid[r1, c1] = self.grid[r2, c2] = kind
-            self.key ^= (1 << (r1 * self.width + c1)) | (1 << (r2 * self.width + c2))
-        else:
-            self.grid[:, c2] = saved[1]
-            self.grid[:, c1] = saved[0]
-
-    def state(self) -> int | bytes:
-        if self.gravity:
-            return self.grid[1:-1, 1:-1].astype(self.cell_type).tobytes()
-        return self.key
-
-    def tick(self) -> None:
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchLimitError("max_nodes")
-        if (
-            self.deadline is not None
-            and self.nodes % _CHECK_EVERY == 1
-            and time.perf_counter() > self.deadline
-        ):
-            raise SearchLimitError("timeout")
-
-    def run(self, line: list[Move]) -> bool:
-        """Depth-first search; on success `line` holds the moves played (padded coordinates).
-
-        An explicit stack, not recursion: a big board is deeper than Python's recursion limit.
-        The dead-end proof runs at the root and after a move that left tiles of its kind
-        (clearing a whole kind never makes the relaxation fail), trying first the tiles in the
-        order the last proof removed them.
-        """
-        stack: list[_Frame] = []
-        enter: tuple[bool, np.ndarray] | None = (True, _NONE)  # (check, hint) of a new node
-        while True:
-            if enter is not None:
-                check, hint = enter
-                enter = None
-                self.tick()
-                if not self.left:
-                    return True
-                state = self.state()
-                dead = self.memo and state in self.dead
-                if not dead and self.prove and check:
-                    dead, hint = relax(self.grid, hint)
-                    if dead:
-                        self.dead.add(state)
-                if not dead:
-                    found, forced = expand(
-                        self.grid, self.count, self.gravity, self.safe, self.safe or self.memo
-                    )
-                    frame = _Frame(state, [tuple(m) for m in found.tolist()], forced, hint)
-                    stack.append(frame)
-                    if forced:  # the safe macro move, the only child
-                        frame.undo = [self.remove(*m) for m in frame.moves]
-                        frame.index = len(frame.moves)
-                        line.extend(frame.moves)
-                        enter = (False, hint)
-                        continue
-            if not stack:
-                return False
-            frame = stack[-1]
-            if frame.undo is not None:  # the child failed: take its move back
-                if frame.forced:
-                    del line[-frame.forced :]
-                    for move, undo in zip(reversed(frame.moves), reversed(frame.undo), strict=True):
-                        self.restore(move, undo)
-                else:
-                    line.pop()
-                    self.restore(frame.moves[frame.index - 1], frame.undo)
-                frame.undo = None
-            if frame.index >= len(frame.moves):
-                if self.memo:
-                    self.dead.add(frame.state)
-                stack.pop()
-                continue
-            move = frame.moves[frame.index]
-            frame.index += 1
-            frame.undo = self.remove(*move)
-            line.append(move)
-            enter = (bool(self.count[frame.undo[0]] > 0), frame.hint)
-
-
 def solve(
     board: Board,
     *,
@@ -224,16 +74,15 @@ def solve(
         raise LinkError(f"max_nodes must be 0 or more, not {max_nodes}")
     if timeout is not None and not timeout >= 0:
         raise LinkError(f"timeout must be 0 or more seconds, not {timeout}")
-    search = _Search(board, max_nodes, timeout, safe, memo)
-    line: list[Move] = []
-    try:
-        found = search.run(line)
-    except SearchLimitError as error:
-        return LinkSolution(None, [], search.nodes, str(error))
-    if not found:
-        return LinkSolution(False, [], search.nodes)
-    pairs = [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in line]
-    return LinkSolution(True, pairs, search.nodes)
+    outcome = search(
+        board.grid(), board.gravity, max_nodes=max_nodes, timeout=timeout, safe=safe, memo=memo
+    )
+    if outcome.solved is None:
+        return LinkSolution(None, [], outcome.nodes, outcome.limit)
+    if not outcome.solved:
+        return LinkSolution(False, [], outcome.nodes)
+    pairs = [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in outcome.moves]
+    return LinkSolution(True, pairs, outcome.nodes)
 
 
 def greedy(board: Board) -> tuple[bool, int]:
