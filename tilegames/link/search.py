@@ -35,6 +35,9 @@ Move = tuple[int, int, int, int]
 MEMO_CAP = 2_000_000
 """Default cap on remembered dead ends (a few hundred MB at most on a 30x16 board)."""
 
+_MEMO_BYTES = 256 << 20
+"""With gravity the keys are whole grids: the cap is also bounded by this many bytes of keys."""
+
 _WORK = 2_000_000
 """Path tests a kernel may run per call before it reports back (well under a second)."""
 _NONE = np.empty(0, np.int64)
@@ -65,6 +68,9 @@ class _Restart(Exception):
 _GLANCE = 2000
 """Nodes of the move search before the pairing search takes over (no gravity)."""
 
+_SHUFFLED = 3
+"""With gravity, how many of a node's best moves a restart tries in a random order."""
+
 _RESTART = 64
 """Nodes of the first attempt of the pairing search; later ones get Luby multiples."""
 
@@ -91,20 +97,26 @@ def search(
     safe: bool = True,
     memo: bool = True,
     memo_cap: int = MEMO_CAP,
+    glance: int | None = None,
 ) -> Outcome:
     """Decide whether the padded `grid` (0 empty, -1 wall, > 0 kinds) can be cleared.
 
     `safe=False, memo=False` is the plain depth-first search over moves, the benchmark's
     baseline; otherwise without gravity the pairing search, with it the memoised search.
+    Without gravity the move search first has `glance` nodes (default 2000; 0 skips it): it
+    clears easy boards (kinds of many copies) at once. `memo_cap` bounds the dead ends kept.
     """
     grid = np.array(grid, np.int32)
     kinds = np.unique(grid[grid > 0])
     grid[grid > 0] = np.searchsorted(kinds, grid[grid > 0]) + 1
     deadline = None if timeout is None else time.perf_counter() + timeout
     cores: list[_Core] = []
-    if safe and not gravity:  # a quick look first: easy boards (many copies) fall to it at once
-        cores = [_Moves(grid.copy(), False, True, memo, memo_cap), _Pairing(grid, memo, memo_cap)]
-        cores[0].budget = _GLANCE
+    glance = _GLANCE if glance is None else glance
+    if safe and not gravity:
+        cores = [_Pairing(grid, memo, memo_cap)]
+        if glance > 0:  # a quick look first: easy boards (many copies) fall to it at once
+            cores.insert(0, _Moves(grid.copy(), False, True, memo, memo_cap))
+            cores[0].budget = glance
     else:
         cores = [_Moves(grid, gravity, safe, memo, memo_cap)]
     nodes = 0
@@ -358,6 +370,10 @@ class _Moves(_Core):
         self.safe = safe
         self.prove = safe and not gravity
         self.hint = _NONE
+        self.shuffle = False
+        self.rng = np.random.default_rng(0)
+        if gravity:
+            self.memo_cap = min(memo_cap, _MEMO_BYTES // (grid.size + 64))
 
     def remove(self, r1: int, c1: int, r2: int, c2: int) -> tuple[int, np.ndarray | None]:
         grid = self.grid
@@ -382,10 +398,29 @@ class _Moves(_Core):
 
     def key(self) -> bytes:
         if self.gravity:
-            return dense.canonical(self.grid).tobytes()
+            cells = dense.canonical(self.grid)
+            return (cells.astype(np.uint8) if len(self.count) <= 256 else cells).tobytes()
         return (self.grid[1:-1, 1:-1] > 0).tobytes()
 
     def run(self, line: list[Move]) -> bool:
+        """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
+        the first with the best few moves of every node in a random order; else one attempt."""
+        if not (self.gravity and self.safe):
+            return self.attempt(line)
+        grid, count = self.grid.copy(), self.count.copy()
+        for attempt in range(1, 1 << 30):
+            self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
+            try:
+                return self.attempt(line)
+            except _Restart:
+                self.grid[:] = grid
+                self.count[:] = count
+                self.left = int(count.sum())
+                line.clear()
+                self.shuffle = True
+        raise AssertionError("unreachable")
+
+    def attempt(self, line: list[Move]) -> bool:
         """Depth-first search with an explicit stack (a big board is deeper than Python's limit)."""
         stack: list[_Frame] = []
         fresh = True
@@ -406,6 +441,9 @@ class _Moves(_Core):
                         self.grid, self.count, self.gravity, self.safe, self.safe or self.memo
                     )
                     self.clock()
+                    if self.shuffle and not forced and len(found) > 1:
+                        top = min(len(found), _SHUFFLED)
+                        found[:top] = found[self.rng.permutation(top)]
                     frame = _Frame(key, found.astype(np.int16), forced, _NONE)
                     stack.append(frame)
                     if forced:  # the safe macro move, the only child
