@@ -1,30 +1,19 @@
 """The whole-board solver: can this board be cleared, and in which order?
 
-Depth-first search over positions with a memo of the positions already known to be dead ends
-(occupancy bitmasks without gravity, the whole grid with it).
+`solve(board)` wraps the search core of `tilegames.link.search` (arrays in, a pair sequence, a
+proof of impossibility or "limit reached" out) in the board's terms.
 
-Without gravity a removal only empties cells, and an empty cell never blocks a path, so a pair
-that can be removed now can still be removed later. The only real choice is how the tiles of
-a kind are paired. Hence the safe-move rule: when every remaining tile of a kind can be removed
-right now (its last two, or all four in some pairing), do it at once, without branching.
-Proof: take any solution; move the removals of that kind to the front, in our pairing. Every
-other removal then happens on a board with at least as many empty cells as before, so it is
-still legal.
+Without gravity a removal only empties cells, so a pair that can be removed now can still be
+removed later and the only real choice is how the tiles of each kind are paired. Safe moves
+(a kind's last two tiles, or all four in some pairing, removable now) are played without
+branching: take any solution and move that kind's removals to the front; every other removal
+then happens on a board with at least as many empty cells, so it is still legal. The pairing
+search branches on one kind at a time (take one of its removable pairs, or forbid them all),
+proves dead ends with a relaxation (`dense.relax`) and restarts with growing node budgets.
 
-With gravity tiles fall and a removal can block, except when the kind's removal makes no other
-tile move: every other tile then keeps its place in every continuation (a tile's place depends
-only on the tiles below it in its column), and the same exchange argument applies.
-
-Dead-end proof (no gravity): `kernels.doomed`, a relaxation that no real play can beat, run
-at the root and after each move that fixes a pairing, trying tiles in the order that worked one
-move earlier (the relaxation is monotone, so the order changes the speed, not the verdict).
-
-The hot parts (move generation with the safe rule and the ordering, the relaxation, gravity's
-falls) are numba kernels in `kernels.py`; the search itself is a Python loop over an explicit
-stack.
-
-Move ordering: pairs of the kinds with the fewest tiles left first (they settle a kind), with
-gravity the moves that make nothing fall, then pairs that open the most cells around them.
+With gravity tiles fall and a removal can block, so the search runs over moves, with the safe
+rule only for removals that make nothing fall, a memo keyed by the grid with its kinds
+renumbered (relabelled positions share one entry) and restarts too.
 """
 
 from __future__ import annotations
