@@ -24,7 +24,21 @@ STUCK = 3
 OVER = 4
 """The work budget ran out before a move was found."""
 
-_PAIRINGS = np.array([[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]], np.int64)
+
+def _matchings(m: int) -> np.ndarray:
+    """Every way to pair up tiles 0..m-1, one row each (pairs as consecutive entries)."""
+    if m == 0:
+        return np.zeros((1, 0), np.int64)
+    rows = []
+    for partner in range(1, m):
+        rest = [t for t in range(1, m) if t != partner]
+        for sub in _matchings(m - 2).tolist():
+            rows.append([0, partner] + [rest[t] for t in sub])
+    return np.array(rows, np.int64)
+
+
+_P2, _P4, _P6 = _matchings(2), _matchings(4), _matchings(6)
+"""The pairings of a kind's last 2, 4 and 6 tiles (1, 3 and 15 of them)."""
 
 
 @njit(cache=True)
@@ -38,12 +52,13 @@ def _forbidden(forbid: np.ndarray, size: int, a: int, b: int) -> bool:
 def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarray, budget: int):
     """The verdict at one position of the pairing search: (status, moves, work).
 
-    Kinds are visited by fewest tiles left. A kind of two tiles that connect, or of four with a
-    pairing (no forbidden pair) whose two pairs both connect now, or of four with one pairing
-    left and one of its pairs connectable, is FORCED (removing a pair of a solution earlier never
-    hurts without gravity). Otherwise the BRANCH kind is the one with the fewest connectable
-    pairs that some allowed pairing uses. Kinds of more than four tiles are only scanned while no
-    smaller kind offers a branch; `budget` bounds the path tests of that scan (OVER when spent).
+    Kinds are visited by fewest tiles left. For a kind of at most six tiles every allowed pairing
+    (no forbidden pair) is listed: none left is DEAD; a pairing whose pairs all connect now, or a
+    connectable pair that every allowed pairing uses (a locked kind), is FORCED (removing a pair
+    of a solution earlier never hurts without gravity). Otherwise the BRANCH kind is the one with
+    the fewest connectable pairs that some allowed pairing uses. Bigger kinds are only scanned
+    while no smaller kind offers a branch; `budget` bounds the path tests of that scan (OVER
+    when spent).
     Ties between kinds go by `rank[kind]` (a permutation: the search's restarts vary it).
     Moves are rows (r1, c1, r2, c2) in padded coordinates.
     """
@@ -64,8 +79,8 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
     best = np.empty((0, 4), np.int64)
     best_n = 1 << 62
     work = 0
-    conn = np.zeros((4, 4), np.bool_)
-    allowed = np.zeros((4, 4), np.bool_)
+    conn = np.zeros((6, 6), np.bool_)
+    allowed = np.zeros((6, 6), np.bool_)
     s = 0
     while s < n:
         e = s
@@ -75,7 +90,8 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
         cells = np.empty(m, np.int64)
         for i in range(m):
             cells[i] = pos[order[s + i]]
-        if m <= 4:
+        if m <= 6:
+            table = _P2 if m == 2 else (_P4 if m == 4 else _P6)
             for i in range(m):
                 for j in range(i + 1, m):
                     a, b = cells[i], cells[j]
@@ -84,77 +100,55 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                         connect(grid, a // w, a % w, b // w, b % w, path) > 0
                     )
                     work += 1
-            used = np.zeros((4, 4), np.bool_)  # pairs some allowed pairing uses
+            used = np.zeros((6, 6), np.int64)  # how many allowed pairings use each pair
             left = 0
             both = -1
-            if m == 2:
-                if not allowed[0, 1]:
-                    return DEAD, np.empty((0, 4), np.int64), work
-                left = 1
-                used[0, 1] = True
-                if conn[0, 1]:
-                    both = 0
-            else:
-                for p in range(3):
-                    i0, i1, i2, i3 = (
-                        _PAIRINGS[p, 0],
-                        _PAIRINGS[p, 1],
-                        _PAIRINGS[p, 2],
-                        _PAIRINGS[p, 3],
-                    )
-                    if allowed[i0, i1] and allowed[i2, i3]:
-                        left += 1
-                        used[i0, i1] = used[i2, i3] = True
-                        if conn[i0, i1] and conn[i2, i3]:
-                            both = p
-                if left == 0:
-                    return DEAD, np.empty((0, 4), np.int64), work
-            if both >= 0:
+            for p in range(table.shape[0]):
+                ok = True
+                every = True
+                for q in range(m // 2):
+                    i, j = table[p, 2 * q], table[p, 2 * q + 1]
+                    if not allowed[i, j]:
+                        ok = False
+                        break
+                    if not conn[i, j]:
+                        every = False
+                if ok:
+                    left += 1
+                    for q in range(m // 2):
+                        used[table[p, 2 * q], table[p, 2 * q + 1]] += 1
+                    if every and both < 0:
+                        both = p
+            if left == 0:
+                return DEAD, np.empty((0, 4), np.int64), work
+            if both >= 0:  # the whole kind can go now in one allowed pairing
                 forced = np.empty((m // 2, 4), np.int64)
                 for q in range(m // 2):
-                    if m == 2:
-                        a, b = cells[0], cells[1]
-                    else:
-                        a, b = cells[_PAIRINGS[both, 2 * q]], cells[_PAIRINGS[both, 2 * q + 1]]
-                    forced[q, 0], forced[q, 1], forced[q, 2], forced[q, 3] = (
-                        a // w,
-                        a % w,
-                        b // w,
-                        b % w,
-                    )
+                    a, b = cells[table[both, 2 * q]], cells[table[both, 2 * q + 1]]
+                    forced[q, 0], forced[q, 1] = a // w, a % w
+                    forced[q, 2], forced[q, 3] = b // w, b % w
                 return FORCED, forced, work
             found = 0
             for i in range(m):
                 for j in range(i + 1, m):
-                    if used[i, j] and conn[i, j]:
-                        found += 1
-            if found > 0 and left == 1:  # one pairing left: its connectable pair is safe
-                for i in range(m):
-                    for j in range(i + 1, m):
-                        if used[i, j] and conn[i, j]:
+                    if used[i, j] > 0 and conn[i, j]:
+                        if used[i, j] == left:  # every pairing left uses it: take it now
                             a, b = cells[i], cells[j]
                             forced = np.empty((1, 4), np.int64)
-                            forced[0, 0], forced[0, 1], forced[0, 2], forced[0, 3] = (
-                                a // w,
-                                a % w,
-                                b // w,
-                                b % w,
-                            )
+                            forced[0, 0], forced[0, 1] = a // w, a % w
+                            forced[0, 2], forced[0, 3] = b // w, b % w
                             return FORCED, forced, work
+                        found += 1
             if 0 < found < best_n:
                 best_n = found
                 best = np.empty((found, 4), np.int64)
                 q = 0
                 for i in range(m):
                     for j in range(i + 1, m):
-                        if used[i, j] and conn[i, j]:
+                        if used[i, j] > 0 and conn[i, j]:
                             a, b = cells[i], cells[j]
-                            best[q, 0], best[q, 1], best[q, 2], best[q, 3] = (
-                                a // w,
-                                a % w,
-                                b // w,
-                                b % w,
-                            )
+                            best[q, 0], best[q, 1] = a // w, a % w
+                            best[q, 2], best[q, 3] = b // w, b % w
                             q += 1
         elif best_n == 1 << 62:
             found = 0
