@@ -65,7 +65,7 @@ class _Restart(Exception):
     """Raised inside the pairing search when one attempt's node budget is spent."""
 
 
-_GLANCE = 2000
+_GLANCE = 300
 """Nodes of the move search before the pairing search takes over (no gravity)."""
 
 _SHUFFLED = 3
@@ -103,7 +103,7 @@ def search(
 
     `safe=False, memo=False` is the plain depth-first search over moves, the benchmark's
     baseline; otherwise without gravity the pairing search, with it the memoised search.
-    Without gravity the move search first has `glance` nodes (default 2000; 0 skips it): it
+    Without gravity the move search first has `glance` nodes (default 300; 0 skips it): it
     clears easy boards (kinds of many copies) at once. `memo_cap` bounds the dead ends kept.
     """
     grid = np.array(grid, np.int32)
