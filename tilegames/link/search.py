@@ -204,6 +204,7 @@ class _Pairing(_Core):
         self.forbid: list[int] = []
         self.forbid_array = _NONE
         self.rank = np.arange(len(self.count), dtype=np.int64)
+        self.shuffle = False
         self.rng = np.random.default_rng(0)
 
     def code(self, move: Any) -> int:
@@ -286,6 +287,7 @@ class _Pairing(_Core):
                 self.set_forbid([])
                 line.clear()
                 self.rank = self.rng.permutation(len(self.count)).astype(np.int64)
+                self.shuffle = True  # after the first attempt: a kind's pairs in random order
         raise AssertionError("unreachable")
 
     def attempt(self, line: list[Move]) -> bool:
@@ -327,12 +329,8 @@ class _Pairing(_Core):
                 stack.pop()
                 continue
             hint = node.hint
-            if node.index == 0 and len(node.moves) > 1 and self.budget is not None:
-                node.moves = (
-                    node.moves[self.rng.permutation(len(node.moves))]
-                    if self.nodes > _RESTART
-                    else node.moves
-                )
+            if node.index == 0 and len(node.moves) > 1 and self.shuffle:
+                node.moves = node.moves[self.rng.permutation(len(node.moves))]
             if node.index < len(node.moves):
                 move = node.moves[node.index]
                 node.index += 1
