@@ -59,7 +59,7 @@ def test_solve_verdicts(capsys):
     board = str(deal(18, 8, 36, seed=3, solvable=False))
     status, payload, _ = run(capsys, "solve", board, "--max-nodes", "3", "--json")
     assert status == 1 and payload["solvable"] is None and payload["limit"] == "max_nodes"
-    assert payload["nodes"] == 4
+    assert 0 < payload["nodes"] <= 3  # a node limit is never passed
 
 
 def test_reshuffle_and_path(capsys):

@@ -110,7 +110,7 @@ def test_limits_give_undecided():
     board = deal(18, 8, 36, seed=3, solvable=False)
     with pytest.raises(SearchLimitError) as by_nodes:
         solve(board, limits=Limits(max_nodes=5))
-    assert by_nodes.value.limit == "max_nodes" and by_nodes.value.nodes == 6
+    assert by_nodes.value.limit == "max_nodes" and 0 < by_nodes.value.nodes <= 5
     with pytest.raises(SearchLimitError) as by_time:
         solve(board, limits=Limits(timeout=1e-9))
     assert by_time.value.limit == "timeout"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tilegames.link.dense import relax as dense_relax
 from tilegames.link.path import connect, find_pairs
 
 
@@ -24,64 +25,10 @@ def doomed(grid: np.ndarray) -> bool:
 @njit(cache=True)
 def relax(grid: np.ndarray, hint: np.ndarray) -> tuple[bool, np.ndarray]:
     """`doomed`, trying the tiles in the order of `hint` (flat cells, e.g. the order that worked
-    one move earlier) before the others; returns (doomed, the order in which tiles went)."""
-    h, w = grid.shape
-    n = 0
-    pos = np.empty(h * w, np.int64)
-    kind = np.empty(h * w, np.int64)
-    listed = np.zeros(h * w, np.bool_)
-    for i in range(hint.shape[0]):
-        p = hint[i]
-        if grid[p // w, p % w] > 0 and not listed[p]:
-            listed[p] = True
-            pos[n] = p
-            kind[n] = grid[p // w, p % w]
-            n += 1
-    for r in range(h):
-        for c in range(w):
-            if grid[r, c] > 0 and not listed[r * w + c]:
-                pos[n] = r * w + c
-                kind[n] = grid[r, c]
-                n += 1
-    gone = np.empty(n, np.int64)
-    if n == 0:
-        return False, gone
-    order = np.argsort(kind[:n], kind="mergesort")
-    start = np.empty(n, np.int64)  # the span in `order` of each tile's kind
-    stop = np.empty(n, np.int64)
-    s = 0
-    while s < n:
-        e = s
-        while e < n and kind[order[e]] == kind[order[s]]:
-            e += 1
-        for i in range(s, e):
-            start[order[i]] = s
-            stop[order[i]] = e
-        s = e
-    relaxed = grid.copy()
-    alive = np.ones(n, np.bool_)
-    left = n
-    path = np.empty((4, 2), np.int64)
-    changed = True
-    while changed and left > 0:
-        changed = False
-        for i in range(n):
-            if not alive[i]:
-                continue
-            a = pos[i]
-            for s in range(start[i], stop[i]):
-                j = order[s]
-                if j == i:
-                    continue
-                b = pos[j]
-                if connect(relaxed, a // w, a % w, b // w, b % w, path) > 0:
-                    alive[i] = False
-                    relaxed[a // w, a % w] = 0
-                    gone[n - left] = a
-                    left -= 1
-                    changed = True
-                    break
-    return left > 0, gone[: n - left]
+    one move earlier) before the others; returns (doomed, the order in which tiles went).
+    The relaxation with no forbidden pairs and no work budget (`dense.relax`)."""
+    doomed, gone, _ = dense_relax(grid, np.empty(0, np.int64), hint, 1 << 62)
+    return doomed, gone
 
 
 @njit(cache=True)
