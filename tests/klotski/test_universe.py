@@ -75,7 +75,7 @@ def test_small_universes_match_the_plain_python_reference(size):
     layouts, group, distance = reference_universe(width, height)
     arrays = compute_arrays(width, height)
     keys = [grid_key(g) for g in layouts]
-    assert sorted(keys) == [int(k) for k in arrays.codes]
+    assert sorted(keys) == sorted(int(k) for k in arrays.codes)
     assert partition(arrays.codes, arrays.group) == partition(keys, [group[g] for g in layouts])
     expected = {grid_key(g): distance.get(g, -1) for g in layouts}
     assert {int(k): int(d) for k, d in zip(arrays.codes, arrays.distance, strict=True)} == expected

@@ -27,7 +27,6 @@ from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key
 
 FORMAT = 4
-BUCKET_BITS = 24
 HARDEST_KEPT = 20
 
 
@@ -159,18 +158,70 @@ def _from_dict(data: dict[str, Any]) -> Universe:
 
 @dataclass(frozen=True)
 class Arrays:
-    """The per-layout arrays of a computed universe (for tests and further analysis)."""
+    """The per-layout arrays of a computed universe (for tests and further analysis).
+
+    Layouts are stored piece set by piece set (in the order of `sets`), in code order within a piece set.
+    """
 
     codes: np.ndarray
-    """Every layout's code, sorted."""
+    """Every layout's code."""
     group: np.ndarray
     """Group id of each layout (groups numbered in order of their smallest code)."""
     distance: np.ndarray
     """Distance in moves to the nearest solved layout, -1 if none is reachable."""
-    buckets: np.ndarray
-    """Start index of each bucket of codes sharing their top bits (for :func:`universe_kernels.rank`)."""
-    shift: int
-    """Bits below the bucket bits."""
+    sets: np.ndarray
+    """The piece sets, one row (horizontal, vertical, singles) each."""
+    offsets: np.ndarray
+    """Where each piece set starts in the arrays (one more entry: the total)."""
+    groups_per_set: np.ndarray
+    """How many groups each piece set has."""
+    counts: np.ndarray = field(repr=False)
+    """The completion counts that rank a layout (see :mod:`universe_kernels`)."""
+
+    def index(self, code: int, width: int, height: int) -> int:
+        """Where the layout `code` stands in the arrays."""
+        s = self.set_index(piece_set_of(code, width, height))
+        h, v, singles = (int(x) for x in self.sets[s])
+        return int(self.offsets[s]) + int(
+            uk.rank(np.uint64(code), width, height, self.counts, h, v, singles)
+        )
+
+    def set_index(self, piece_set: tuple[int, int, int]) -> int:
+        """The row of `piece_set` in `sets` (ValueError if the board has no layout with it)."""
+        found = np.flatnonzero((self.sets == np.array(piece_set)).all(axis=1))
+        if not len(found):
+            raise ValueError(f"no layout has the piece set {piece_set}")
+        return int(found[0])
+
+
+def piece_sets(
+    width: int, height: int, min_empty: int = 2
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(completion counts, piece sets with at least one layout, their numbers of layouts)."""
+    spare = max(0, width * height - 4 - min_empty)
+    counts = uk.count_table(width, height, spare // 2, spare)
+    found = [
+        (h, v, s)
+        for h in range(spare // 2 + 1)
+        for v in range(spare // 2 + 1)
+        for s in range(spare + 1)
+        if 2 * h + 2 * v + s <= spare and counts[0, 0, 1, h, v, s] > 0
+    ]
+    sets = np.array(found, dtype=np.int64).reshape(-1, 3)
+    sizes = np.array([counts[0, 0, 1, h, v, s] for h, v, s in found], dtype=np.int64)
+    return counts, sets, sizes
+
+
+def _bins(sizes: np.ndarray, threads: int) -> np.ndarray:
+    """Piece sets dealt to `threads` threads, biggest first to the least loaded (rows padded with -1)."""
+    load = [0] * threads
+    dealt: list[list[int]] = [[] for _ in range(threads)]
+    for s in np.argsort(-sizes, kind="stable"):
+        t = load.index(min(load))
+        dealt[t].append(int(s))
+        load[t] += int(sizes[s])
+    width = max(1, max(len(d) for d in dealt))
+    return np.array([d + [-1] * (width - len(d)) for d in dealt], dtype=np.int64)
 
 
 def compute_arrays(
@@ -181,60 +232,34 @@ def compute_arrays(
     report: Callable[[str, float], None] | None = None,
 ) -> Arrays:
     """Enumerate, group and measure; `report(stage, fraction)` is called as the work goes on."""
+    import numba
+
     say = report or (lambda stage, fraction: None)
     t = tables(width, height)
+    piece_code, _, _, piece_mask, step_to, halo = t.kernel
     say("enumerate", 0.0)
-    codes = uk.enumerate_codes(width, height, min_empty)
+    counts, sets, sizes = piece_sets(width, height, min_empty)
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    bins = _bins(sizes, numba.get_num_threads())
+    codes = np.empty(int(offsets[-1]), dtype=np.uint64)
+    uk.enumerate_all(width, height, counts, piece_code, sets, offsets, bins, codes)
     say("enumerate", 1.0)
-    bits = 3 * width * height
-    shift = max(0, bits - BUCKET_BITS)
-    buckets = np.searchsorted(
-        codes >> np.uint64(shift), np.arange((1 << (bits - shift)) + 1, dtype=np.uint64)
-    )
-    buckets = buckets.astype(np.int64)
-    total = len(codes)
-    group = np.full(total, -1, dtype=np.int32)
-    queue = np.zeros(total, dtype=np.int32)
-    state = np.zeros(4, dtype=np.int64)
-    done = 0
-    say("group", 0.0)
-    while True:
-        step = uk.label_groups(
-            codes,
-            buckets,
-            np.uint64(shift),
-            width,
-            height,
-            t.kernel,
-            group,
-            queue,
-            state,
-            1_000_000,
-        )
-        done += step
-        say("group", done / total)
-        if step == 0:
-            break
-    distance = np.full(total, -1, dtype=np.int16)
-    solved = np.zeros(total, dtype=bool)
-    for mask, bits_ in zip(t.goal_masks, t.goal_bits, strict=True):
-        solved |= (codes & mask) == bits_
-    distance[solved] = 0
-    level, reached = 0, int(solved.sum())
-    say("distance", reached / total)
-    while True:
-        if (
-            uk.bfs_level(
-                codes, buckets, np.uint64(shift), width, height, t.kernel, False, distance, level
-            )
-            == 0
-        ):
-            break
-        level += 1
-        reached += int(np.count_nonzero(distance == level))
-        say("distance", reached / total)
-    say("distance", 1.0)
-    return Arrays(codes, group, distance, buckets, shift)
+    say("search", 0.0)
+    group = np.full(len(codes), -1, dtype=np.int32)
+    distance = np.full(len(codes), -1, dtype=np.int16)
+    queue = np.empty(len(codes), dtype=np.int32)
+    groups_per_set = uk.solve_all(
+        codes, width, height, counts, sets, offsets, bins, (piece_code, piece_mask, step_to, halo),
+        t.goal_masks, t.goal_bits, group, distance, queue,
+    )  # fmt: skip
+    del queue
+    first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
+    first = uk.first_layouts(group, offsets, first_group)
+    order_of = np.empty(len(first), dtype=np.int64)
+    order_of[np.argsort(codes[first], kind="stable")] = np.arange(len(first))
+    uk.relabel(group, offsets, first_group, order_of)
+    say("search", 1.0)
+    return Arrays(codes, group, distance, sets, offsets, groups_per_set, counts)
 
 
 def compute(
@@ -294,16 +319,13 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     codes, group, distance = arrays.codes, arrays.group, arrays.distance
     groups = int(group.max()) + 1 if len(group) else 0
     size, top, at, first = uk.group_stats(group, distance, groups)
-    sets: dict[tuple[int, int, int], int] = {}
+    order = [tuple(int(x) for x in row) for row in arrays.sets]
     set_of_group = np.zeros(groups, dtype=np.int64)
-    for g in range(groups):
-        key = piece_set_of(int(codes[first[g]]), width, height)
-        set_of_group[g] = sets.setdefault(key, len(sets))
-    order = list(sets)
+    set_of_group[group[first]] = np.searchsorted(arrays.offsets, first, side="right") - 1
     hardest = np.full(len(order), -1, dtype=np.int64)
     np.maximum.at(hardest, set_of_group, top)
-    layouts = np.bincount(set_of_group, weights=size, minlength=len(order)).astype(np.int64)
-    group_count = np.bincount(set_of_group, minlength=len(order))
+    layouts = np.diff(arrays.offsets)
+    group_count = arrays.groups_per_set
     solvable_count = np.bincount(set_of_group[top >= 0], minlength=len(order))
     picks, counts = uk.hardest_positions(group, distance, set_of_group, hardest, HARDEST_KEPT)
     examples: dict[int, list[str]] = {s: [] for s in range(len(order))}
@@ -324,7 +346,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     entries.sort(key=lambda e: (-e.hardest, e.horizontal, e.vertical, e.singles))
     solvable_groups = top >= 0
     symmetric, symmetric_groups = uk.mirror_figures(
-        codes, arrays.buckets, np.uint64(arrays.shift), width, height, group, first
+        codes, width, height, arrays.counts, arrays.sets, arrays.offsets, set_of_group, group, first
     )
     table = [
         [
