@@ -1,5 +1,5 @@
 import json
-from collections import deque
+from collections import Counter, deque
 
 import numpy as np
 import pytest
@@ -129,3 +129,53 @@ def test_mirror_folded_counts_match_the_reference(size, tmp_path):
     assert result.mirror_folded_layouts == len(folded)
     pairs = {frozenset((group[g], group[mirror_grid(g, width)])) for g in layouts}
     assert result.mirror_folded_groups == len(pairs)
+
+
+def test_at_distance_draws_layouts_whose_optimum_is_that_distance(tmp_path):
+    from tilegames.klotski import Board, solve
+
+    result = universe(3, 4, cache_dir=tmp_path, progress=False)
+    layouts, _, distance = reference_universe(3, 4)
+    by_key = {grid_key(g): d for g, d in distance.items()}
+    how_many = Counter(distance.values())
+    top = max(how_many)
+    for d in (0, 1, top // 2, top):
+        drawn = result.at_distance(d, count=5, seed=1)
+        assert len(drawn) == min(5, how_many[d])
+        assert drawn == result.at_distance(d, count=5, seed=1)
+        for item in drawn:
+            board = Board.parse(item.layout)
+            assert item.distance == d == by_key[board.key()]
+            assert piece_set_of(board.key(), 3, 4) == item.piece_set
+            if d:
+                assert solve(board).length == d
+    assert len(result.at_distance(top, count=10**9)) == how_many[top]
+    assert result.at_distance(top + 1) == []
+    some = result.at_distance(2, piece_set=(1, 1, 2), count=10**9)
+    members = [g for g in layouts if piece_set_of(grid_key(g), 3, 4) == (1, 1, 2)]
+    assert len(some) == sum(1 for g in members if distance.get(g) == 2) > 0
+    with pytest.raises(ValueError):
+        result.at_distance(2, piece_set=(9, 9, 9))
+
+
+def test_arrays_rank_every_layout_where_it_is_stored():
+    arrays = compute_arrays(3, 4)
+    for i in range(0, len(arrays.codes), 7):
+        assert arrays.index(int(arrays.codes[i]), 3, 4) == i
+
+
+@pytest.mark.slow
+def test_the_4x5_universe_has_the_published_counts(tmp_path):
+    from tilegames.klotski import Board, solve
+
+    result = universe(4, 5, cache_dir=tmp_path, progress=False)
+    assert (result.layouts, result.groups) == (29_334_498, 25_422)
+    assert max(entry.hardest for entry in result.piece_sets) == 138
+    classic = next(
+        e for e in result.piece_sets if (e.horizontal, e.vertical, e.singles) == (1, 4, 4)
+    )
+    assert classic.hardest == 93
+    (deepest,) = result.at_distance(138, count=1)
+    assert solve(Board.parse(deepest.layout)).length == 138
+    for item in result.at_distance(81, piece_set=(1, 4, 4), count=3, seed=2):
+        assert solve(Board.parse(item.layout)).length == 81

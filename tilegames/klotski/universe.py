@@ -26,7 +26,7 @@ from tilegames.klotski import universe_kernels as uk
 from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key
 
-FORMAT = 4
+FORMAT = 5
 HARDEST_KEPT = 20
 
 
@@ -52,6 +52,18 @@ class PieceSet:
     """How many layouts are that far."""
     hardest_layouts: list[str]
     """Up to 20 of them, in code order (notation, pieces lettered in reading order)."""
+
+
+@dataclass(frozen=True)
+class RatedLayout:
+    """A layout with its proven optimal solution length."""
+
+    layout: str
+    """The notation, pieces lettered in reading order."""
+    distance: int
+    """Its optimal solution length in moves (a piece moved any distance counts one)."""
+    piece_set: tuple[int, int, int]
+    """(horizontal 1×2, vertical 2×1, 1×1) pieces besides the 2×2."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +99,67 @@ class Universe:
     nearest win (-1 if unsolvable), a layout at that distance (or the group's first layout if unsolvable)]."""
     path: str = ""
     """Where the result is cached."""
+    min_empty: int = 2
+    """Fewest empty cells a layout has."""
+    set_offsets: list[list[int]] = field(default_factory=list, repr=False)
+    """Per piece set, in the order of the cached distances: [horizontal, vertical, singles, first index]."""
+
+    def at_distance(
+        self,
+        distance: int,
+        *,
+        piece_set: tuple[int, int, int] | None = None,
+        count: int = 10,
+        seed: int = 0,
+    ) -> list[RatedLayout]:
+        """Up to `count` layouts whose optimal solution takes exactly `distance` moves, drawn with `seed`.
+
+        The distances come from the breadth-first search over the whole universe, so each is a proven optimum.
+        `piece_set` (horizontal, vertical, singles) restricts the draw, e.g. (1, 4, 4) for the classic pieces.
+        The result is in code order; fewer than `count` when fewer layouts are that far.
+        """
+        if count < 0:
+            raise ValueError(f"count must be at least 0, not {count}")
+        distances = self.distances()
+        starts = np.array([row[3] for row in self.set_offsets] + [self.layouts], dtype=np.int64)
+        if piece_set is None:
+            lo, hi = 0, self.layouts
+        else:
+            rows = [
+                i for i, row in enumerate(self.set_offsets) if tuple(row[:3]) == tuple(piece_set)
+            ]
+            if not rows:
+                raise ValueError(
+                    f"no {self.width}x{self.height} layout has the piece set {piece_set}"
+                )
+            lo, hi = int(starts[rows[0]]), int(starts[rows[0] + 1])
+        found = lo + np.flatnonzero(distances[lo:hi] == distance)
+        if len(found) > count:
+            rng = np.random.default_rng(seed)
+            found = np.sort(found[rng.choice(len(found), count, replace=False)])
+        counts, _, _ = piece_sets(self.width, self.height, self.min_empty)
+        piece_code = tables(self.width, self.height).kernel[0]
+        out = []
+        for index in found:
+            s = int(np.searchsorted(starts, index, side="right")) - 1
+            h, v, singles = self.set_offsets[s][:3]
+            code = uk.unrank(
+                int(index - starts[s]), self.width, self.height, counts, piece_code, h, v, singles
+            )
+            notation = str(board_from_key(int(code), self.width, self.height))
+            out.append(RatedLayout(notation, distance, (h, v, singles)))
+        return out
+
+    def distances(self) -> np.ndarray:
+        """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`.
+
+        Memory-mapped from the cache (int16, 59 MB on the 4×5 board); recomputed if the file is missing.
+        """
+        path = _distance_path(Path(self.path))
+        if not path.exists():
+            universe(self.width, self.height, cache_dir=path.parent, progress=False, recompute=True,
+                     min_empty=self.min_empty)  # fmt: skip
+        return np.load(path, mmap_mode="r")
 
     def summary(self, *, groups: bool = False) -> dict[str, Any]:
         """A JSON-ready dict (without the per-group table unless `groups`)."""
@@ -126,10 +199,13 @@ def universe(
             return _load(path)
         except (ValueError, KeyError, TypeError):
             pass  # damaged or old: compute again
-    result = compute(width, height, progress=progress, min_empty=min_empty)
+    result, arrays = _compute(width, height, progress=progress, min_empty=min_empty)
     data = result.summary(groups=True)
     data["format"] = FORMAT
     data["path"] = str(path)
+    with open(_distance_path(path).with_suffix(".tmp"), "wb") as handle:
+        np.save(handle, arrays.distance)
+    _distance_path(path).with_suffix(".tmp").replace(_distance_path(path))
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     temporary.replace(path)
@@ -140,6 +216,11 @@ def _cache_path(
     directory: str | os.PathLike[str] | None, width: int, height: int, min_empty: int
 ) -> Path:
     return cache_directory(directory) / f"klotski-universe-{width}x{height}-e{min_empty}.json"
+
+
+def _distance_path(path: Path) -> Path:
+    """Where the per-layout distances of the universe cached at `path` are."""
+    return path.with_name(path.stem + "-distance.npy")
 
 
 def _load(path: Path) -> Universe:
@@ -236,7 +317,7 @@ def compute_arrays(
 
     say = report or (lambda stage, fraction: None)
     t = tables(width, height)
-    piece_code, _, _, piece_mask, step_to, halo = t.kernel
+    piece_code, _, _, piece_mask, _, halo = t.kernel
     say("enumerate", 0.0)
     counts, sets, sizes = piece_sets(width, height, min_empty)
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
@@ -249,7 +330,7 @@ def compute_arrays(
     distance = np.full(len(codes), -1, dtype=np.int16)
     queue = np.empty(len(codes), dtype=np.int32)
     groups_per_set = uk.solve_all(
-        codes, width, height, counts, sets, offsets, bins, (piece_code, piece_mask, step_to, halo),
+        codes, width, height, counts, sets, offsets, bins, (piece_code, piece_mask, halo),
         t.goal_masks, t.goal_bits, group, distance, queue,
     )  # fmt: skip
     del queue
@@ -266,6 +347,11 @@ def compute(
     width: int = 4, height: int = 5, *, progress: bool = True, min_empty: int = 2
 ) -> Universe:
     """Compute the universe (no cache), with a rich progress bar unless `progress` is False."""
+    return _compute(width, height, progress=progress, min_empty=min_empty)[0]
+
+
+def _compute(width: int, height: int, *, progress: bool, min_empty: int) -> tuple[Universe, Arrays]:
+    """:func:`compute`, with the per-layout arrays."""
     started = time.perf_counter()
     stage_start: dict[str, float] = {}
     stage_seconds: dict[str, float] = {}
@@ -302,9 +388,13 @@ def compute(
     clock("summarise")
     result = summarise(arrays, width, height, 0.0)
     clock("summarise")
-    return replace(
-        result, seconds=round(time.perf_counter() - started, 2), stage_seconds=stage_seconds
+    result = replace(
+        result,
+        seconds=round(time.perf_counter() - started, 2),
+        stage_seconds=stage_seconds,
+        min_empty=min_empty,
     )
+    return result, arrays
 
 
 def piece_set_of(code: int, width: int, height: int) -> tuple[int, int, int]:
@@ -371,4 +461,5 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
         seconds=round(seconds, 2),
         piece_sets=entries,
         group_table=table,
+        set_offsets=[[*order[s], int(arrays.offsets[s])] for s in range(len(order))],
     )

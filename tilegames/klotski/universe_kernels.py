@@ -19,7 +19,13 @@ from numba import njit, prange
 
 SEVEN = np.uint64(7)
 ONE = np.uint64(1)
-COLUMN_OF_KIND = (0, 3, 1, 2, 0)  # occupant type -> column of the pieces-left state: big, h, v, singles
+COLUMN_OF_KIND = (0, 3, 1, 2, 0)
+DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
+DE_BRUIJN_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    DE_BRUIJN_INDEX[(((1 << _i) * 0x03F79D71B4CB0A89) & 0xFFFFFFFFFFFFFFFF) >> 58] = (
+        _i  # occupant type -> column of the pieces-left state: big, h, v, singles
+    )
 
 
 @njit(cache=True)
@@ -27,7 +33,9 @@ def count_table(w, h, most_pairs, most_singles):
     """The completion counts described in the module docstring."""
     n = w * h
     covers = 1 << (w + 1)
-    counts = np.zeros((n + 1, covers, 2, most_pairs + 1, most_pairs + 1, most_singles + 1), np.int64)
+    counts = np.zeros(
+        (n + 1, covers, 2, most_pairs + 1, most_pairs + 1, most_singles + 1), np.int64
+    )
     counts[n, 0, 0, 0, 0, 0] = 1
     below = 1 << (w - 1)
     for i in range(n - 1, -1, -1):
@@ -49,20 +57,27 @@ def count_table(w, h, most_pairs, most_singles):
                             if vv > 0 and row + 1 < h:
                                 total += counts[i + 1, rest | below, b, hh, vv - 1, ss]
                             if b > 0 and col + 1 < w and row + 1 < h and not cover & 2:
-                                total += counts[i + 1, rest | 1 | below | (below << 1), 0, hh, vv, ss]
+                                total += counts[
+                                    i + 1, rest | 1 | below | (below << 1), 0, hh, vv, ss
+                                ]
                             counts[i, cover, b, hh, vv, ss] = total
     return counts
 
 
 @njit(cache=True, inline="always")
-def rank(code, w, h, counts, hh, vv, ss):
-    """Index of `code` among the layouts of its piece set (hh, vv, ss) in code order."""
+def _contribution(code, w, h, counts, start, stop, cover, b, hh, vv, ss, trail, keep):
+    """The part of the rank that cells start..stop-1 add, from the state at `start` (cells before it placed).
+
+    With `keep`, row i of `trail` (n + 1 rows) gets (rank so far, cover, big, horizontal, vertical, singles)
+    as the walk reaches cell i, so that a layout that differs only in some cells can be ranked from there.
+    """
     n = w * h
     below = 1 << (w - 1)
     r = 0
-    cover = 0
-    b = 1
-    for i in range(n):
+    for i in range(start, stop):
+        if keep:
+            trail[i, 0], trail[i, 1], trail[i, 2] = r, cover, b
+            trail[i, 3], trail[i, 4], trail[i, 5] = hh, vv, ss
         if cover & 1:
             cover >>= 1
             continue
@@ -90,7 +105,26 @@ def rank(code, w, h, counts, hh, vv, ss):
         else:
             b = 0
             cover = rest | 1 | below | (below << 1)
+    if keep:
+        trail[stop, 0] = r
     return r
+
+
+@njit(cache=True)
+def rank(code, w, h, counts, hh, vv, ss):
+    """Index of `code` among the layouts of its piece set (hh, vv, ss) in code order."""
+    trail = np.zeros((1, 6), np.int64)
+    return _contribution(code, w, h, counts, 0, w * h, 0, 1, hh, vv, ss, trail, False)
+
+
+@njit(cache=True, inline="always")
+def _rank_near(code, lo, hi, w, h, counts, trail, whole):
+    """The rank of `code`, a layout equal to the one `trail` was made for (of rank `whole`) outside cells lo..hi-1."""
+    part = _contribution(
+        code, w, h, counts, lo, hi, trail[lo, 1], trail[lo, 2], trail[lo, 3], trail[lo, 4], trail[lo, 5],
+        trail, False,
+    )  # fmt: skip
+    return whole - (trail[hi, 0] - trail[lo, 0]) + part
 
 
 @njit(cache=True)
@@ -174,17 +208,17 @@ def _enumerate_set(w, h, counts, piece_code, hh, vv, ss, out, start):
                 if ps > 0 and counts[i + 1, rest, b, ph, pv, ps - 1] > 0:
                     nxt_cover = rest
             elif k == 2:
-                if ph > 0 and i % w + 1 < w and not cover & 2:
-                    if counts[i + 1, rest | 1, b, ph - 1, pv, ps] > 0:
-                        nxt_cover = rest | 1
+                fits = ph > 0 and i % w + 1 < w and not cover & 2
+                if fits and counts[i + 1, rest | 1, b, ph - 1, pv, ps] > 0:
+                    nxt_cover = rest | 1
             elif k == 3:
                 if pv > 0 and i // w + 1 < h and counts[i + 1, rest | below, b, ph, pv - 1, ps] > 0:
                     nxt_cover = rest | below
             else:
                 full = rest | 1 | below | (below << 1)
-                if b > 0 and i % w + 1 < w and i // w + 1 < h and not cover & 2:
-                    if counts[i + 1, full, 0, ph, pv, ps] > 0:
-                        nxt_cover = full
+                fits = b > 0 and i % w + 1 < w and i // w + 1 < h and not cover & 2
+                if fits and counts[i + 1, full, 0, ph, pv, ps] > 0:
+                    nxt_cover = full
             if nxt_cover < 0:
                 k += 1
         if nxt_cover < 0:
@@ -215,7 +249,9 @@ def enumerate_all(w, h, counts, piece_code, sets, offsets, bins, out):
         for s in bins[t]:
             if s < 0:
                 continue
-            _enumerate_set(w, h, counts, piece_code, sets[s, 0], sets[s, 1], sets[s, 2], out, offsets[s])
+            _enumerate_set(
+                w, h, counts, piece_code, sets[s, 0], sets[s, 1], sets[s, 2], out, offsets[s]
+            )
 
 
 @njit(cache=True, inline="always")
@@ -240,8 +276,13 @@ def _decode(code, n, piece_mask, heads, kinds):
 
 
 @njit(cache=True)
-def neighbours(code, w, h, steps, piece_code, piece_mask, step_to, halo, out, heads, kinds, queue):
-    """Write the codes one move away (one unit step with `steps`) into `out`; return how many."""
+def neighbours(
+    code, w, h, steps, piece_code, piece_mask, step_to, halo, out, span, heads, kinds, queue
+):
+    """Write the codes one move away (one unit step with `steps`) into `out`; return how many.
+
+    ``span[k]`` gets the cells (first, last + 1) where neighbour k may differ from `code`.
+    """
     n = w * h
     pieces, occupied = _decode(code, n, piece_mask, heads, kinds)
     count = 0
@@ -252,6 +293,7 @@ def neighbours(code, w, h, steps, piece_code, piece_mask, step_to, halo, out, he
             continue
         others = occupied ^ piece_mask[kind, cell]
         base = code - piece_code[kind, cell]
+        reach = (w if kind >= 3 else 0) + (1 if kind == 2 or kind == 4 else 0) + 1
         seen = np.int64(1) << cell
         queue[0] = cell
         head, tail = 0, 1
@@ -264,6 +306,8 @@ def neighbours(code, w, h, steps, piece_code, piece_mask, step_to, halo, out, he
                     continue
                 seen |= np.int64(1) << to
                 out[count] = base + piece_code[kind, to]
+                span[count, 0] = min(cell, to)
+                span[count, 1] = max(cell, to) + reach
                 count += 1
                 if not steps:
                     queue[tail] = to
@@ -272,11 +316,80 @@ def neighbours(code, w, h, steps, piece_code, piece_mask, step_to, halo, out, he
 
 
 @njit(cache=True)
+def board_masks(w, h):
+    """Cell masks of a board: [every cell, all but the first column, all but the last column]."""
+    masks = np.zeros(3, np.uint64)
+    for i in range(w * h):
+        bit = ONE << np.uint64(i)
+        masks[0] |= bit
+        if i % w:
+            masks[1] |= bit
+        if i % w != w - 1:
+            masks[2] |= bit
+    return masks
+
+
+@njit(cache=True, inline="always")
+def _lowest(bits):
+    """Index of the lowest set bit of a nonzero uint64 (a de Bruijn multiply)."""
+    low = bits & (~bits + ONE)
+    return DE_BRUIJN_INDEX[((low * DE_BRUIJN) >> np.uint64(58)) & np.uint64(63)]
+
+
+@njit(cache=True)
+def neighbours_fast(
+    code, w, h, steps, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+):
+    """:func:`neighbours` on bit masks: where a piece can stand is a mask, and where it can go in one move is
+    that mask flooded from where it stands (one shift in each direction per round)."""
+    n = w * h
+    pieces, occupied = _decode(code, n, piece_mask, heads, kinds)
+    full, not_first, not_last = masks[0], masks[1], masks[2]
+    uw = np.uint64(w)
+    count = 0
+    for p in range(pieces):
+        cell = heads[p]
+        kind = kinds[p]
+        if halo[kind, cell] & ~occupied == 0:
+            continue
+        free = full & ~(occupied ^ piece_mask[kind, cell])
+        if kind == 1:
+            fits = free
+        elif kind == 2:
+            fits = free & (free >> ONE) & not_last
+        elif kind == 3:
+            fits = free & (free >> uw)
+        else:
+            fits = free & (free >> ONE) & not_last
+            fits &= fits >> uw
+        start = ONE << np.uint64(cell)
+        reach = start
+        while True:
+            grown = reach | ((reach << ONE) & not_first) | ((reach >> ONE) & not_last)
+            grown = (grown | (reach << uw) | (reach >> uw)) & fits
+            if grown == reach or steps:
+                reach = grown
+                break
+            reach = grown
+        reach &= ~start
+        extent = (w if kind >= 3 else 0) + (1 if kind == 2 or kind == 4 else 0) + 1
+        base = code - piece_code[kind, cell]
+        while reach:
+            to = _lowest(reach)
+            reach &= reach - ONE
+            out[count] = base + piece_code[kind, to]
+            span[count, 0] = min(cell, to)
+            span[count, 1] = max(cell, to) + extent
+            count += 1
+    return count
+
+
+@njit(cache=True)
 def _is_goal(code, goal_masks, goal_bits):
+    found = False
     for g in range(goal_masks.shape[0]):
-        if (code & goal_masks[g]) == goal_bits[g]:
-            return True
-    return False
+        found = found or (code & goal_masks[g]) == goal_bits[g]
+    return found
 
 
 @njit(cache=True)
@@ -290,7 +403,9 @@ def _find(parent, x):
 
 
 @njit(cache=True)
-def _solve_set(codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance, queue):
+def _solve_set(
+    codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance, queue
+):
     """Group the layouts codes[lo:hi] of one piece set and give each its distance to the nearest exit layout.
 
     One breadth-first search by moves from all exit layouts at once gives the distances; each exit layout starts
@@ -298,38 +413,58 @@ def _solve_set(codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_b
     layouts it never reaches are grouped by a search by unit steps from each in turn. Groups are numbered from 0
     in order of their first layout; returns their number.
     """
-    piece_code, piece_mask, step_to, halo = tabs
+    piece_code, piece_mask, halo = tabs
     n = w * h
+    counts = counts[
+        :, :, :, : hh + 1, : vv + 1, : ss + 1
+    ].copy()  # this set's corner, to stay in cache
     out = np.zeros(n * n + 4 * n, np.uint64)
+    span = np.zeros((n * n + 4 * n, 2), np.int64)
+    trail = np.zeros((n + 1, 6), np.int64)
     heads = np.zeros(n, np.int64)
     kinds = np.zeros(n, np.int64)
-    little = np.zeros(n + 1, np.int64)
+    masks = board_masks(w, h)
     tail = 0
     for i in range(lo, hi):
         if _is_goal(codes[i], goal_masks, goal_bits):
-            distance[i] = 0
             group[i] = tail
             queue[lo + tail] = i
             tail += 1
     parent = np.arange(max(tail, 1))
     head = 0
+    ends = np.zeros(n + 1, np.int64)  # ends[d]: end in the queue of the layouts at distance d
+    level = 0
+    ends[0] = tail
     while head < tail:
+        if head == ends[level]:
+            level += 1
+            if level == ends.shape[0]:
+                ends = np.concatenate((ends, np.zeros_like(ends)))
+            ends[level] = tail
         x = queue[lo + head]
         head += 1
-        label = group[x]
-        level = distance[x] + 1
-        found = neighbours(codes[x], w, h, False, piece_code, piece_mask, step_to, halo, out, heads, kinds, little)
+        label = _find(parent, group[x])
+        found = neighbours_fast(
+            codes[x], w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+        )
+        whole = _contribution(codes[x], w, h, counts, 0, n, 0, 1, hh, vv, ss, trail, True)
         for k in range(found):
-            j = lo + rank(out[k], w, h, counts, hh, vv, ss)
-            if distance[j] < 0:
-                distance[j] = level
+            j = lo + _rank_near(out[k], span[k, 0], span[k, 1], w, h, counts, trail, whole)
+            other = group[j]
+            if other < 0:
                 group[j] = label
                 queue[lo + tail] = j
                 tail += 1
-            elif group[j] != label:
-                a, c = _find(parent, label), _find(parent, group[j])
-                if a != c:
-                    parent[max(a, c)] = min(a, c)
+            elif other != label:
+                root = _find(parent, other)
+                if root != label:  # two searches meet: their labels are one group
+                    parent[max(root, label)] = min(root, label)
+                    label = min(root, label)
+    start = 0
+    for d in range(level + 1):
+        for q in range(start, ends[d]):
+            distance[queue[lo + q]] = d
+        start = ends[d]
     for i in range(lo, hi):
         if group[i] >= 0:
             group[i] = _find(parent, group[i])
@@ -343,9 +478,12 @@ def _solve_set(codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_b
         while head < tail:
             x = queue[lo + head]
             head += 1
-            found = neighbours(codes[x], w, h, True, piece_code, piece_mask, step_to, halo, out, heads, kinds, little)
+            found = neighbours_fast(
+                codes[x], w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+            )
+            whole = _contribution(codes[x], w, h, counts, 0, n, 0, 1, hh, vv, ss, trail, True)
             for k in range(found):
-                j = lo + rank(out[k], w, h, counts, hh, vv, ss)
+                j = lo + _rank_near(out[k], span[k, 0], span[k, 1], w, h, counts, trail, whole)
                 if group[j] < 0:
                     group[j] = labels
                     queue[lo + tail] = j
@@ -363,7 +501,9 @@ def _solve_set(codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_b
 
 
 @njit(cache=True, parallel=True)
-def solve_all(codes, w, h, counts, sets, offsets, bins, tabs, goal_masks, goal_bits, group, distance, queue):
+def solve_all(
+    codes, w, h, counts, sets, offsets, bins, tabs, goal_masks, goal_bits, group, distance, queue
+):
     """:func:`_solve_set` for every piece set, thread t taking the sets `bins[t]`; returns groups per set."""
     groups = np.zeros(sets.shape[0], np.int64)
     for t in prange(bins.shape[0]):
