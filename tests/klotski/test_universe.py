@@ -179,3 +179,30 @@ def test_the_4x5_universe_has_the_published_counts(tmp_path):
     assert solve(Board.parse(deepest.layout)).length == 138
     for item in result.at_distance(81, piece_set=(1, 4, 4), count=3, seed=2):
         assert solve(Board.parse(item.layout)).length == 81
+
+
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_neighbours_match_the_plain_python_moves(metric):
+    from tilegames.klotski import universe_kernels as uk
+    from tilegames.klotski.solve import tables
+
+    width, height = 3, 4
+    piece_code, _, _, piece_mask, _, halo = tables(width, height).kernel
+    masks = uk.board_masks(width, height)
+    n = width * height
+    out = np.zeros(n * n + 4 * n, dtype=np.uint64)
+    span = np.zeros((n * n + 4 * n, 2), dtype=np.int64)
+    heads, kinds = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    for grid in reference_layouts(width, height):
+        code = np.uint64(grid_key(grid))
+        found = uk.neighbours(
+            code, width, height, metric == "steps", piece_code, piece_mask, halo, masks, out, span,
+            heads, kinds,
+        )  # fmt: skip
+        expected = sorted(grid_key(g) for g in grid_neighbours(grid, width, height, metric))
+        assert sorted(int(k) for k in out[:found]) == expected
+        for k in range(found):  # the neighbour differs from the layout only inside its span
+            lo, hi = span[k]
+            outside = [c for c in range(n) if not lo <= c < hi]
+            shift = [3 * (n - 1 - c) for c in outside]
+            assert [int(out[k]) >> s & 7 for s in shift] == [int(code) >> s & 7 for s in shift]

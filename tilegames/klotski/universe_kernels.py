@@ -276,46 +276,6 @@ def _decode(code, n, piece_mask, heads, kinds):
 
 
 @njit(cache=True)
-def neighbours(
-    code, w, h, steps, piece_code, piece_mask, step_to, halo, out, span, heads, kinds, queue
-):
-    """Write the codes one move away (one unit step with `steps`) into `out`; return how many.
-
-    ``span[k]`` gets the cells (first, last + 1) where neighbour k may differ from `code`.
-    """
-    n = w * h
-    pieces, occupied = _decode(code, n, piece_mask, heads, kinds)
-    count = 0
-    for p in range(pieces):
-        cell = heads[p]
-        kind = kinds[p]
-        if halo[kind, cell] & ~occupied == 0:
-            continue
-        others = occupied ^ piece_mask[kind, cell]
-        base = code - piece_code[kind, cell]
-        reach = (w if kind >= 3 else 0) + (1 if kind == 2 or kind == 4 else 0) + 1
-        seen = np.int64(1) << cell
-        queue[0] = cell
-        head, tail = 0, 1
-        while head < tail:
-            at = queue[head]
-            head += 1
-            for d in range(4):
-                to = step_to[kind, at, d]
-                if to < 0 or seen >> to & 1 or piece_mask[kind, to] & others:
-                    continue
-                seen |= np.int64(1) << to
-                out[count] = base + piece_code[kind, to]
-                span[count, 0] = min(cell, to)
-                span[count, 1] = max(cell, to) + reach
-                count += 1
-                if not steps:
-                    queue[tail] = to
-                    tail += 1
-    return count
-
-
-@njit(cache=True)
 def board_masks(w, h):
     """Cell masks of a board: [every cell, all but the first column, all but the last column]."""
     masks = np.zeros(3, np.uint64)
@@ -337,11 +297,12 @@ def _lowest(bits):
 
 
 @njit(cache=True)
-def neighbours_fast(
-    code, w, h, steps, piece_code, piece_mask, halo, masks, out, span, heads, kinds
-):
-    """:func:`neighbours` on bit masks: where a piece can stand is a mask, and where it can go in one move is
-    that mask flooded from where it stands (one shift in each direction per round)."""
+def neighbours(code, w, h, steps, piece_code, piece_mask, halo, masks, out, span, heads, kinds):
+    """Write the codes one move away (one unit step with `steps`) into `out`; return how many.
+
+    ``span[k]`` gets the cells (first, last + 1) where neighbour k may differ from `code`. Where a piece can stand
+    is a bit mask, and where it can go in one move is that mask flooded from where it stands.
+    """
     n = w * h
     pieces, occupied = _decode(code, n, piece_mask, heads, kinds)
     full, not_first, not_last = masks[0], masks[1], masks[2]
@@ -444,7 +405,7 @@ def _solve_set(
         x = queue[lo + head]
         head += 1
         label = _find(parent, group[x])
-        found = neighbours_fast(
+        found = neighbours(
             codes[x], w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
         )
         whole = _contribution(codes[x], w, h, counts, 0, n, 0, 1, hh, vv, ss, trail, True)
@@ -478,7 +439,7 @@ def _solve_set(
         while head < tail:
             x = queue[lo + head]
             head += 1
-            found = neighbours_fast(
+            found = neighbours(
                 codes[x], w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
             )
             whole = _contribution(codes[x], w, h, counts, 0, n, 0, 1, hh, vv, ss, trail, True)
