@@ -8,6 +8,7 @@ nearest solved layout, in moves (a piece moved any distance counts one).
 
 The result is saved as JSON under the cache directory (``$TILEGAMES_CACHE``, else
 ``platformdirs.user_cache_dir("tilegames")``) and loaded from there afterwards; a damaged file is recomputed.
+Every layout's distance is saved beside it (``*-distance.npy``), for :meth:`Universe.at_distance`.
 """
 
 from __future__ import annotations
@@ -162,10 +163,10 @@ class Universe:
         return np.load(path, mmap_mode="r")
 
     def summary(self, *, groups: bool = False) -> dict[str, Any]:
-        """A JSON-ready dict (without the per-group table unless `groups`)."""
+        """A JSON-ready dict (without the per-group table and the set offsets unless `groups`)."""
         data = asdict(self)
         if not groups:
-            del data["group_table"]
+            del data["group_table"], data["set_offsets"]
         return data
 
 
