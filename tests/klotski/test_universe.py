@@ -1,5 +1,5 @@
 import json
-from collections import deque
+from collections import Counter, deque
 
 import numpy as np
 import pytest
@@ -75,7 +75,7 @@ def test_small_universes_match_the_plain_python_reference(size):
     layouts, group, distance = reference_universe(width, height)
     arrays = compute_arrays(width, height)
     keys = [grid_key(g) for g in layouts]
-    assert sorted(keys) == [int(k) for k in arrays.codes]
+    assert sorted(keys) == sorted(int(k) for k in arrays.codes)
     assert partition(arrays.codes, arrays.group) == partition(keys, [group[g] for g in layouts])
     expected = {grid_key(g): distance.get(g, -1) for g in layouts}
     assert {int(k): int(d) for k, d in zip(arrays.codes, arrays.distance, strict=True)} == expected
@@ -129,3 +129,80 @@ def test_mirror_folded_counts_match_the_reference(size, tmp_path):
     assert result.mirror_folded_layouts == len(folded)
     pairs = {frozenset((group[g], group[mirror_grid(g, width)])) for g in layouts}
     assert result.mirror_folded_groups == len(pairs)
+
+
+def test_at_distance_draws_layouts_whose_optimum_is_that_distance(tmp_path):
+    from tilegames.klotski import Board, solve
+
+    result = universe(3, 4, cache_dir=tmp_path, progress=False)
+    layouts, _, distance = reference_universe(3, 4)
+    by_key = {grid_key(g): d for g, d in distance.items()}
+    how_many = Counter(distance.values())
+    top = max(how_many)
+    for d in (0, 1, top // 2, top):
+        drawn = result.at_distance(d, count=5, seed=1)
+        assert len(drawn) == min(5, how_many[d])
+        assert drawn == result.at_distance(d, count=5, seed=1)
+        for item in drawn:
+            board = Board.parse(item.layout)
+            assert item.distance == d == by_key[board.key()]
+            assert piece_set_of(board.key(), 3, 4) == item.piece_set
+            if d:
+                assert solve(board).length == d
+    assert len(result.at_distance(top, count=10**9)) == how_many[top]
+    assert result.at_distance(top + 1) == []
+    some = result.at_distance(2, piece_set=(1, 1, 2), count=10**9)
+    members = [g for g in layouts if piece_set_of(grid_key(g), 3, 4) == (1, 1, 2)]
+    assert len(some) == sum(1 for g in members if distance.get(g) == 2) > 0
+    with pytest.raises(ValueError):
+        result.at_distance(2, piece_set=(9, 9, 9))
+
+
+def test_arrays_rank_every_layout_where_it_is_stored():
+    arrays = compute_arrays(3, 4)
+    for i in range(0, len(arrays.codes), 7):
+        assert arrays.index(int(arrays.codes[i]), 3, 4) == i
+
+
+@pytest.mark.slow
+def test_the_4x5_universe_has_the_published_counts(tmp_path):
+    from tilegames.klotski import Board, solve
+
+    result = universe(4, 5, cache_dir=tmp_path, progress=False)
+    assert (result.layouts, result.groups) == (29_334_498, 25_422)
+    assert max(entry.hardest for entry in result.piece_sets) == 138
+    classic = next(
+        e for e in result.piece_sets if (e.horizontal, e.vertical, e.singles) == (1, 4, 4)
+    )
+    assert classic.hardest == 93
+    (deepest,) = result.at_distance(138, count=1)
+    assert solve(Board.parse(deepest.layout)).length == 138
+    for item in result.at_distance(81, piece_set=(1, 4, 4), count=3, seed=2):
+        assert solve(Board.parse(item.layout)).length == 81
+
+
+@pytest.mark.parametrize("metric", ["moves", "steps"])
+def test_neighbours_match_the_plain_python_moves(metric):
+    from tilegames.klotski import universe_kernels as uk
+    from tilegames.klotski.solve import tables
+
+    width, height = 3, 4
+    piece_code, _, _, piece_mask, _, halo = tables(width, height).kernel
+    masks = uk.board_masks(width, height)
+    n = width * height
+    out = np.zeros(n * n + 4 * n, dtype=np.uint64)
+    span = np.zeros((n * n + 4 * n, 2), dtype=np.int64)
+    heads, kinds = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    for grid in reference_layouts(width, height):
+        code = np.uint64(grid_key(grid))
+        found = uk.neighbours(
+            code, width, height, metric == "steps", piece_code, piece_mask, halo, masks, out, span,
+            heads, kinds,
+        )  # fmt: skip
+        expected = sorted(grid_key(g) for g in grid_neighbours(grid, width, height, metric))
+        assert sorted(int(k) for k in out[:found]) == expected
+        for k in range(found):  # the neighbour differs from the layout only inside its span
+            lo, hi = span[k]
+            outside = [c for c in range(n) if not lo <= c < hi]
+            shift = [3 * (n - 1 - c) for c in outside]
+            assert [int(out[k]) >> s & 7 for s in shift] == [int(code) >> s & 7 for s in shift]

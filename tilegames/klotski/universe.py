@@ -8,6 +8,7 @@ nearest solved layout, in moves (a piece moved any distance counts one).
 
 The result is saved as JSON under the cache directory (``$TILEGAMES_CACHE``, else
 ``platformdirs.user_cache_dir("tilegames")``) and loaded from there afterwards; a damaged file is recomputed.
+Every layout's distance is saved beside it (``*-distance.npy``), for :meth:`Universe.at_distance`.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from tilegames.klotski import universe_kernels as uk
 from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key
 
-FORMAT = 4
-BUCKET_BITS = 24
+FORMAT = 5
 HARDEST_KEPT = 20
 
 
@@ -53,6 +53,18 @@ class PieceSet:
     """How many layouts are that far."""
     hardest_layouts: list[str]
     """Up to 20 of them, in code order (notation, pieces lettered in reading order)."""
+
+
+@dataclass(frozen=True)
+class RatedLayout:
+    """A layout with its proven optimal solution length."""
+
+    layout: str
+    """The notation, pieces lettered in reading order."""
+    distance: int
+    """Its optimal solution length in moves (a piece moved any distance counts one)."""
+    piece_set: tuple[int, int, int]
+    """(horizontal 1×2, vertical 2×1, 1×1) pieces besides the 2×2."""
 
 
 @dataclass(frozen=True)
@@ -88,12 +100,73 @@ class Universe:
     nearest win (-1 if unsolvable), a layout at that distance (or the group's first layout if unsolvable)]."""
     path: str = ""
     """Where the result is cached."""
+    min_empty: int = 2
+    """Fewest empty cells a layout has."""
+    set_offsets: list[list[int]] = field(default_factory=list, repr=False)
+    """Per piece set, in the order of the cached distances: [horizontal, vertical, singles, first index]."""
+
+    def at_distance(
+        self,
+        distance: int,
+        *,
+        piece_set: tuple[int, int, int] | None = None,
+        count: int = 10,
+        seed: int = 0,
+    ) -> list[RatedLayout]:
+        """Up to `count` layouts whose optimal solution takes exactly `distance` moves, drawn with `seed`.
+
+        The distances come from the breadth-first search over the whole universe, so each is a proven optimum.
+        `piece_set` (horizontal, vertical, singles) restricts the draw, e.g. (1, 4, 4) for the classic pieces.
+        The result is in code order; fewer than `count` when fewer layouts are that far.
+        """
+        if count < 0:
+            raise ValueError(f"count must be at least 0, not {count}")
+        distances = self.distances()
+        starts = np.array([row[3] for row in self.set_offsets] + [self.layouts], dtype=np.int64)
+        if piece_set is None:
+            lo, hi = 0, self.layouts
+        else:
+            rows = [
+                i for i, row in enumerate(self.set_offsets) if tuple(row[:3]) == tuple(piece_set)
+            ]
+            if not rows:
+                raise ValueError(
+                    f"no {self.width}x{self.height} layout has the piece set {piece_set}"
+                )
+            lo, hi = int(starts[rows[0]]), int(starts[rows[0] + 1])
+        found = lo + np.flatnonzero(distances[lo:hi] == distance)
+        if len(found) > count:
+            rng = np.random.default_rng(seed)
+            found = np.sort(found[rng.choice(len(found), count, replace=False)])
+        counts, _, _ = piece_sets(self.width, self.height, self.min_empty)
+        piece_code = tables(self.width, self.height).kernel[0]
+        out = []
+        for index in found:
+            s = int(np.searchsorted(starts, index, side="right")) - 1
+            h, v, singles = self.set_offsets[s][:3]
+            code = uk.unrank(
+                int(index - starts[s]), self.width, self.height, counts, piece_code, h, v, singles
+            )
+            notation = str(board_from_key(int(code), self.width, self.height))
+            out.append(RatedLayout(notation, distance, (h, v, singles)))
+        return out
+
+    def distances(self) -> np.ndarray:
+        """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`.
+
+        Memory-mapped from the cache (int16, 59 MB on the 4×5 board); recomputed if the file is missing.
+        """
+        path = _distance_path(Path(self.path))
+        if not path.exists():
+            universe(self.width, self.height, cache_dir=path.parent, progress=False, recompute=True,
+                     min_empty=self.min_empty)  # fmt: skip
+        return np.load(path, mmap_mode="r")
 
     def summary(self, *, groups: bool = False) -> dict[str, Any]:
-        """A JSON-ready dict (without the per-group table unless `groups`)."""
+        """A JSON-ready dict (without the per-group table and the set offsets unless `groups`)."""
         data = asdict(self)
         if not groups:
-            del data["group_table"]
+            del data["group_table"], data["set_offsets"]
         return data
 
 
@@ -127,10 +200,13 @@ def universe(
             return _load(path)
         except (ValueError, KeyError, TypeError):
             pass  # damaged or old: compute again
-    result = compute(width, height, progress=progress, min_empty=min_empty)
+    result, arrays = _compute(width, height, progress=progress, min_empty=min_empty)
     data = result.summary(groups=True)
     data["format"] = FORMAT
     data["path"] = str(path)
+    with open(_distance_path(path).with_suffix(".tmp"), "wb") as handle:
+        np.save(handle, arrays.distance)
+    _distance_path(path).with_suffix(".tmp").replace(_distance_path(path))
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     temporary.replace(path)
@@ -141,6 +217,11 @@ def _cache_path(
     directory: str | os.PathLike[str] | None, width: int, height: int, min_empty: int
 ) -> Path:
     return cache_directory(directory) / f"klotski-universe-{width}x{height}-e{min_empty}.json"
+
+
+def _distance_path(path: Path) -> Path:
+    """Where the per-layout distances of the universe cached at `path` are."""
+    return path.with_name(path.stem + "-distance.npy")
 
 
 def _load(path: Path) -> Universe:
@@ -159,18 +240,70 @@ def _from_dict(data: dict[str, Any]) -> Universe:
 
 @dataclass(frozen=True)
 class Arrays:
-    """The per-layout arrays of a computed universe (for tests and further analysis)."""
+    """The per-layout arrays of a computed universe (for tests and further analysis).
+
+    Layouts are stored piece set by piece set (in the order of `sets`), in code order within a piece set.
+    """
 
     codes: np.ndarray
-    """Every layout's code, sorted."""
+    """Every layout's code."""
     group: np.ndarray
     """Group id of each layout (groups numbered in order of their smallest code)."""
     distance: np.ndarray
     """Distance in moves to the nearest solved layout, -1 if none is reachable."""
-    buckets: np.ndarray
-    """Start index of each bucket of codes sharing their top bits (for :func:`universe_kernels.rank`)."""
-    shift: int
-    """Bits below the bucket bits."""
+    sets: np.ndarray
+    """The piece sets, one row (horizontal, vertical, singles) each."""
+    offsets: np.ndarray
+    """Where each piece set starts in the arrays (one more entry: the total)."""
+    groups_per_set: np.ndarray
+    """How many groups each piece set has."""
+    counts: np.ndarray = field(repr=False)
+    """The completion counts that rank a layout (see :mod:`universe_kernels`)."""
+
+    def index(self, code: int, width: int, height: int) -> int:
+        """Where the layout `code` stands in the arrays."""
+        s = self.set_index(piece_set_of(code, width, height))
+        h, v, singles = (int(x) for x in self.sets[s])
+        return int(self.offsets[s]) + int(
+            uk.rank(np.uint64(code), width, height, self.counts, h, v, singles)
+        )
+
+    def set_index(self, piece_set: tuple[int, int, int]) -> int:
+        """The row of `piece_set` in `sets` (ValueError if the board has no layout with it)."""
+        found = np.flatnonzero((self.sets == np.array(piece_set)).all(axis=1))
+        if not len(found):
+            raise ValueError(f"no layout has the piece set {piece_set}")
+        return int(found[0])
+
+
+def piece_sets(
+    width: int, height: int, min_empty: int = 2
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(completion counts, piece sets with at least one layout, their numbers of layouts)."""
+    spare = max(0, width * height - 4 - min_empty)
+    counts = uk.count_table(width, height, spare // 2, spare)
+    found = [
+        (h, v, s)
+        for h in range(spare // 2 + 1)
+        for v in range(spare // 2 + 1)
+        for s in range(spare + 1)
+        if 2 * h + 2 * v + s <= spare and counts[0, 0, 1, h, v, s] > 0
+    ]
+    sets = np.array(found, dtype=np.int64).reshape(-1, 3)
+    sizes = np.array([counts[0, 0, 1, h, v, s] for h, v, s in found], dtype=np.int64)
+    return counts, sets, sizes
+
+
+def _bins(sizes: np.ndarray, threads: int) -> np.ndarray:
+    """Piece sets dealt to `threads` threads, biggest first to the least loaded (rows padded with -1)."""
+    load = [0] * threads
+    dealt: list[list[int]] = [[] for _ in range(threads)]
+    for s in np.argsort(-sizes, kind="stable"):
+        t = load.index(min(load))
+        dealt[t].append(int(s))
+        load[t] += int(sizes[s])
+    width = max(1, max(len(d) for d in dealt))
+    return np.array([d + [-1] * (width - len(d)) for d in dealt], dtype=np.int64)
 
 
 def compute_arrays(
@@ -181,66 +314,45 @@ def compute_arrays(
     report: Callable[[str, float], None] | None = None,
 ) -> Arrays:
     """Enumerate, group and measure; `report(stage, fraction)` is called as the work goes on."""
+    import numba
+
     say = report or (lambda stage, fraction: None)
     t = tables(width, height)
+    piece_code, _, _, piece_mask, _, halo = t.kernel
     say("enumerate", 0.0)
-    codes = uk.enumerate_codes(width, height, min_empty)
+    counts, sets, sizes = piece_sets(width, height, min_empty)
+    offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+    bins = _bins(sizes, numba.get_num_threads())
+    codes = np.empty(int(offsets[-1]), dtype=np.uint64)
+    uk.enumerate_all(width, height, counts, piece_code, sets, offsets, bins, codes)
     say("enumerate", 1.0)
-    bits = 3 * width * height
-    shift = max(0, bits - BUCKET_BITS)
-    buckets = np.searchsorted(
-        codes >> np.uint64(shift), np.arange((1 << (bits - shift)) + 1, dtype=np.uint64)
-    )
-    buckets = buckets.astype(np.int64)
-    total = len(codes)
-    group = np.full(total, -1, dtype=np.int32)
-    queue = np.zeros(total, dtype=np.int32)
-    state = np.zeros(4, dtype=np.int64)
-    done = 0
-    say("group", 0.0)
-    while True:
-        step = uk.label_groups(
-            codes,
-            buckets,
-            np.uint64(shift),
-            width,
-            height,
-            t.kernel,
-            group,
-            queue,
-            state,
-            1_000_000,
-        )
-        done += step
-        say("group", done / total)
-        if step == 0:
-            break
-    distance = np.full(total, -1, dtype=np.int16)
-    solved = np.zeros(total, dtype=bool)
-    for mask, bits_ in zip(t.goal_masks, t.goal_bits, strict=True):
-        solved |= (codes & mask) == bits_
-    distance[solved] = 0
-    level, reached = 0, int(solved.sum())
-    say("distance", reached / total)
-    while True:
-        if (
-            uk.bfs_level(
-                codes, buckets, np.uint64(shift), width, height, t.kernel, False, distance, level
-            )
-            == 0
-        ):
-            break
-        level += 1
-        reached += int(np.count_nonzero(distance == level))
-        say("distance", reached / total)
-    say("distance", 1.0)
-    return Arrays(codes, group, distance, buckets, shift)
+    say("search", 0.0)
+    group = np.full(len(codes), -1, dtype=np.int32)
+    distance = np.full(len(codes), -1, dtype=np.int16)
+    queue = np.empty(len(codes), dtype=np.int32)
+    groups_per_set = uk.solve_all(
+        codes, width, height, counts, sets, offsets, bins, (piece_code, piece_mask, halo),
+        t.goal_masks, t.goal_bits, group, distance, queue,
+    )  # fmt: skip
+    del queue
+    first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
+    first = uk.first_layouts(group, offsets, first_group)
+    order_of = np.empty(len(first), dtype=np.int64)
+    order_of[np.argsort(codes[first], kind="stable")] = np.arange(len(first))
+    uk.relabel(group, offsets, first_group, order_of)
+    say("search", 1.0)
+    return Arrays(codes, group, distance, sets, offsets, groups_per_set, counts)
 
 
 def compute(
     width: int = 4, height: int = 5, *, progress: bool = True, min_empty: int = 2
 ) -> Universe:
     """Compute the universe (no cache), with a rich progress bar unless `progress` is False."""
+    return _compute(width, height, progress=progress, min_empty=min_empty)[0]
+
+
+def _compute(width: int, height: int, *, progress: bool, min_empty: int) -> tuple[Universe, Arrays]:
+    """:func:`compute`, with the per-layout arrays."""
     started = time.perf_counter()
     stage_start: dict[str, float] = {}
     stage_seconds: dict[str, float] = {}
@@ -277,9 +389,13 @@ def compute(
     clock("summarise")
     result = summarise(arrays, width, height, 0.0)
     clock("summarise")
-    return replace(
-        result, seconds=round(time.perf_counter() - started, 2), stage_seconds=stage_seconds
+    result = replace(
+        result,
+        seconds=round(time.perf_counter() - started, 2),
+        stage_seconds=stage_seconds,
+        min_empty=min_empty,
     )
+    return result, arrays
 
 
 def piece_set_of(code: int, width: int, height: int) -> tuple[int, int, int]:
@@ -294,16 +410,13 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     codes, group, distance = arrays.codes, arrays.group, arrays.distance
     groups = int(group.max()) + 1 if len(group) else 0
     size, top, at, first = uk.group_stats(group, distance, groups)
-    sets: dict[tuple[int, int, int], int] = {}
+    order = [tuple(int(x) for x in row) for row in arrays.sets]
     set_of_group = np.zeros(groups, dtype=np.int64)
-    for g in range(groups):
-        key = piece_set_of(int(codes[first[g]]), width, height)
-        set_of_group[g] = sets.setdefault(key, len(sets))
-    order = list(sets)
+    set_of_group[group[first]] = np.searchsorted(arrays.offsets, first, side="right") - 1
     hardest = np.full(len(order), -1, dtype=np.int64)
     np.maximum.at(hardest, set_of_group, top)
-    layouts = np.bincount(set_of_group, weights=size, minlength=len(order)).astype(np.int64)
-    group_count = np.bincount(set_of_group, minlength=len(order))
+    layouts = np.diff(arrays.offsets)
+    group_count = arrays.groups_per_set
     solvable_count = np.bincount(set_of_group[top >= 0], minlength=len(order))
     picks, counts = uk.hardest_positions(group, distance, set_of_group, hardest, HARDEST_KEPT)
     examples: dict[int, list[str]] = {s: [] for s in range(len(order))}
@@ -324,7 +437,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     entries.sort(key=lambda e: (-e.hardest, e.horizontal, e.vertical, e.singles))
     solvable_groups = top >= 0
     symmetric, symmetric_groups = uk.mirror_figures(
-        codes, arrays.buckets, np.uint64(arrays.shift), width, height, group, first
+        codes, width, height, arrays.counts, arrays.sets, arrays.offsets, set_of_group, group, first
     )
     table = [
         [
@@ -349,4 +462,5 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
         seconds=round(seconds, 2),
         piece_sets=entries,
         group_table=table,
+        set_offsets=[[*order[s], int(arrays.offsets[s])] for s in range(len(order))],
     )
