@@ -157,24 +157,39 @@ class PatternDatabase:
         return f"slide-pdb-{width}x{height}-b{blank}-{'.'.join(map(str, cells))}.bin"
 
     def save(self, directory: Path) -> Path:
-        """Write atomically: a header with a CRC-32 of the table, then the table."""
+        """Write atomically: a header with a CRC-32 of the table, then the table, to a temporary file
+        that is flushed to disk and then renamed, so an interrupted build never leaves a torn file."""
         directory.mkdir(parents=True, exist_ok=True)
         header = self._header()
         header["crc32"] = zlib.crc32(self.table)
         raw = json.dumps(header).encode()
         path = directory / self.file_name(self.width, self.height, self.blank, self.cells)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as out:
-            out.write(_MAGIC + len(raw).to_bytes(4, "little") + raw)
-            out.write(self.table.tobytes())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as out:
+                out.write(_MAGIC + len(raw).to_bytes(4, "little") + raw)
+                out.write(memoryview(self.table))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
         return path
 
     @classmethod
     def load(
         cls, width: int, height: int, blank: int, cells: tuple[int, ...], directory: Path
     ) -> PatternDatabase | None:
-        """The cached table, or None if absent, truncated, mislabelled or failing its checksum."""
+        """The cached table, memory-mapped read-only, or None if absent, truncated, mislabelled or
+        failing its checksum.
+
+        Mapping instead of reading makes a load cost milliseconds: pages come in as lookups touch
+        them. The magic, the header and the exact file size are checked on every load (they catch a
+        truncated or foreign file); the CRC-32 of the table on every load of a small file, and for a
+        big one (where reading it all would cost what mapping saves) once per version of the file:
+        a stamp beside it records the size, times and inode it was verified at (`_verified`).
+        """
         path = directory / cls.file_name(width, height, blank, cells)
         try:
             with open(path, "rb") as src:
@@ -182,15 +197,29 @@ class PatternDatabase:
                     return None
                 size = int.from_bytes(src.read(4), "little")
                 header = json.loads(src.read(size))
-                table = np.fromfile(src, dtype=np.uint8)
+                stat = os.fstat(src.fileno())
         except (OSError, ValueError):
             return None
-        db = cls(width, height, blank, tuple(cells), table)
-        expected = db._header()
-        crc = header.pop("crc32", None)
-        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:
+        offset = len(_MAGIC) + 4 + size
+        entries = math.perm(width * height, len(cells))
+        crc = header.pop("crc32", None) if isinstance(header, dict) else None
+        expected = {
+            "width": width,
+            "height": height,
+            "blank": blank,
+            "cells": list(cells),
+            "entries": entries,
+        }
+        if header != expected or stat.st_size != offset + entries or not isinstance(crc, int):
             return None
-        return db
+        try:
+            mapped = np.memmap(path, np.uint8, "r", offset=offset, shape=(entries,))
+        except (OSError, ValueError):
+            return None
+        table = mapped.view(np.ndarray)  # a plain read-only array for numba, backed by the map
+        if not _verified(path, stat, crc, table):
+            return None
+        return cls(width, height, blank, tuple(cells), table)
 
     @classmethod
     def get(
@@ -210,7 +239,38 @@ class PatternDatabase:
             db = cls.build(width, height, blank, cells, progress=progress)
             with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
                 db.save(directory)
+                # Map the written file (verifying it once) rather than keep the built copy in memory.
+                db = cls.load(width, height, blank, cells, directory) or db
         return db
+
+
+# Tables up to this size have their CRC-32 checked on every load (about 3 ms for 6-6-3's 11.5 MB);
+# bigger ones once per version of the file, recorded in a stamp beside it.
+ALWAYS_CHECK_BYTES = 32 << 20
+
+
+def _verified(path: Path, stat: os.stat_result, crc: int, table: np.ndarray) -> bool:
+    """Whether `table` (the data of the file at `path`) matches its header's CRC-32.
+
+    A stamp `<file>.ok` holds the CRC, size, inode and modification and change times of the last
+    version found whole; any rewrite of the file (damage included) changes them and so forces a
+    fresh check. What a stamp cannot see is a change that keeps all of them (bit rot under an
+    unchanged file): for big tables we accept that, as the C peers do without any check at all.
+    """
+    if table.nbytes <= ALWAYS_CHECK_BYTES:
+        return zlib.crc32(table) == crc
+    stamp = path.with_name(path.name + ".ok")
+    version = [crc, stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns]
+    with contextlib.suppress(OSError, ValueError):
+        if json.loads(stamp.read_text()) == version:
+            return True
+    if zlib.crc32(table) != crc:
+        return False
+    with contextlib.suppress(OSError):  # no stamp only costs the check again next time
+        tmp = stamp.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(version))
+        os.replace(tmp, stamp)
+    return True
 
 
 class _Bar:
@@ -250,8 +310,8 @@ class PatternHeuristic:
     glabels: np.ndarray
     gk: np.ndarray
     factors: np.ndarray
-    offsets: np.ndarray
-    table: np.ndarray
+    tables: tuple[np.ndarray, ...]
+    """One read-only uint8 table per group (memory-mapped when cached: never copied together)."""
     refl: np.ndarray
     """Cell map of the reflection about the main diagonal (empty when not valid for this goal)."""
 
@@ -274,13 +334,7 @@ class PatternHeuristic:
             group_of[list(cells)] = g
             glabels[g, : len(cells)] = cells
             factors[g, : len(cells)] = _factors(n, len(cells))
-        sizes = [db.table.shape[0] for db in databases]
-        offsets = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
-        table = (
-            databases[0].table
-            if len(databases) == 1
-            else np.concatenate([db.table for db in databases])
-        )
+        tables = tuple(_read_only(db.table) for db in databases)
         refl = np.zeros(0, np.int64)
         # The reflected state is legal and equally far from the goal only if the reflection maps the
         # board onto itself (square) and keeps the blank's goal cell (on the main diagonal).
@@ -288,7 +342,7 @@ class PatternHeuristic:
             refl = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
         return cls(
             w, h, b, groups, group_of, glabels,
-            np.array([len(g) for g in groups], np.int64), factors, offsets, table, refl,
+            np.array([len(g) for g in groups], np.int64), factors, tables, refl,
         )  # fmt: skip
 
     def __call__(self, state: np.ndarray) -> int:
@@ -303,11 +357,17 @@ class PatternHeuristic:
                 self.glabels,
                 self.gk,
                 self.factors,
-                self.offsets,
-                self.table,
+                self.tables,
                 self.refl,
             )
         )
+
+
+def _read_only(table: np.ndarray) -> np.ndarray:
+    """A read-only view: mapped and built tables then have one numba type (one compiled kernel)."""
+    view = table.view(np.ndarray)
+    view.flags.writeable = False
+    return view
 
 
 def partition_for(
