@@ -19,10 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tilegames.slide.solve import kernels, pdb_kernels
+from tilegames.slide.solve import kernels, pdb_build, pdb_kernels
 
 _MAGIC = b"TGPDB\x01"
-_BUDGET = 2_000_000
 
 # Partitions of the goal cells for a board whose goal blank is in the top-left corner (cell 0); other
 # corner goals are mapped onto this one by a flip or a half turn before solving.
@@ -69,16 +68,6 @@ def _neighbours(width: int, height: int) -> np.ndarray:
     return nbr
 
 
-def _visited_dtype(n: int) -> type:
-    if n <= 16:
-        return np.uint16
-    if n <= 32:
-        return np.uint32
-    if n <= 64:
-        return np.uint64
-    raise ValueError(f"pattern databases need at most 64 cells, the board has {n}")
-
-
 @dataclass(frozen=True, eq=False)
 class PatternDatabase:
     """One pattern's table: `table[rank(cells of the pattern tiles)]` = moves of pattern tiles."""
@@ -100,46 +89,33 @@ class PatternDatabase:
 
     @classmethod
     def build(
-        cls, width: int, height: int, blank: int, cells: tuple[int, ...], *, progress: bool = False
+        cls,
+        width: int,
+        height: int,
+        blank: int,
+        cells: tuple[int, ...],
+        *,
+        progress: bool = False,
+        method: str = "layers",
     ) -> PatternDatabase:
-        """Breadth-first search back from the goal over pattern placements (see `pdb_kernels.pdb_expand`)."""
+        """Breadth-first search back from the goal over pattern placements, in layers
+        (`pdb_build.layered_table`) or, as a reference, with a queue (`method="queue"`)."""
         n, k = width * height, len(cells)
         if blank in cells or len(set(cells)) != k or not all(0 <= c < n for c in cells):
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
-        total = math.perm(n, k)
-        # Each placement's blank-region mask and distance side by side: one cache line per lookup.
-        pairs = np.zeros((total, 2), _visited_dtype(n))
-        visited, table = pairs[:, 0], pairs[:, 1]
-        table[:] = 255
-        queue = np.zeros(1 << 16, np.int64)
         factors, nbr = _factors(n, k), _neighbours(width, height)
         labels = np.array(cells, np.int64)
-        pdb_kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
-        qstate = np.array([0, 1, 1], np.int64)
-        bar = _Bar(total, f"pattern database {width}x{height} {k} tiles") if progress else None
+        builder = pdb_build.queue_table if method == "queue" else pdb_build.layered_table
+        bar = (
+            _Bar(math.perm(n, k), f"pattern database {width}x{height} {k} tiles")
+            if progress
+            else None
+        )
         try:
-            while True:
-                status = pdb_kernels.pdb_expand(
-                    table, visited, queue, qstate, k, n, factors, nbr, _BUDGET
-                )
-                if bar:
-                    bar.update(int(qstate[2]))
-                if status == 0:
-                    break
-                if status == 2:
-                    head, count = int(qstate[0]), int(qstate[1])
-                    order = (head + np.arange(count, dtype=np.int64)) % queue.shape[0]
-                    grown = np.zeros(queue.shape[0] * 2, np.int64)
-                    grown[:count] = queue[order]
-                    queue = grown
-                    qstate[0] = 0
+            table = builder(labels, width, height, blank, factors, nbr, bar)
         finally:
             if bar:
                 bar.close()
-        if qstate[2] != total:
-            raise RuntimeError(f"pattern database incomplete: {qstate[2]} of {total} placements")
-        table = table.astype(np.uint8)
-        del pairs, visited
         return cls(width, height, blank, tuple(cells), table)
 
     # -- disk cache -----------------------------------------------------------------------------
@@ -278,13 +254,21 @@ class _Bar:
 
     def __init__(self, total: int, label: str) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import (
+            BarColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
         self._progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
             TextColumn("{task.percentage:>5.1f}%"),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
         )
