@@ -18,6 +18,7 @@ from tilegames.slide.solve import pdb_kernels, pdb_layers
 
 _CHUNK = 1 << 22  # placements scanned between progress updates
 _BUDGET = 2_000_000
+_BLOCK = 1 << 22  # late regions per block (32 MB): lists grow and shrink by whole blocks
 
 
 class Progress(Protocol):
@@ -57,37 +58,47 @@ def layered_table(
     rec[:, mb] = 255
     geom = pdb_layers.geometry(width, height)
     pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
+    args = (k, n, factors, nbr, geom, mb)
     filled, depth = 1, 0
-    todo, ntodo = np.zeros((1 << 16, 2), np.int64), 0
-    late = np.zeros((1 << 16, 2), np.int64)
+    todo: list[tuple[np.ndarray, int]] = []  # late regions to expand with this layer, in blocks
     while True:
         if depth >= 254:
             raise RuntimeError("pattern database deeper than 254 moves")
-        nlate, new, pos = 0, 0, 0
+        late: list[tuple[np.ndarray, int]] = []
+        block, used = np.empty(_BLOCK, np.int64), 0
+        new = 0
+        # The late regions of the last layer first, each block dropped once expanded.
+        while todo:
+            entries, count = todo.pop(0)
+            done = 0
+            while done < count:
+                step, got, used = pdb_layers.layers_late(
+                    rec, entries[done:], count - done, depth, *args, block, used
+                )
+                done += step
+                new += got
+                if done < count:
+                    late.append((block, used))
+                    block, used = np.empty(_BLOCK, np.int64), 0
+            del entries
+        pos = 0
         while pos < total:
             stop = min(total, pos + _CHUNK)
-            pos, got, nlate = pdb_layers.layers_scan(
-                rec, pos, stop, depth, k, n, factors, nbr, geom, mb, late, nlate
-            )
-            new += got
-            if pos < stop:
-                late = np.concatenate([late, np.zeros_like(late)])
+            while pos < stop:
+                pos, got, used = pdb_layers.layers_scan(rec, pos, stop, depth, *args, block, used)
+                new += got
+                if pos < stop:
+                    late.append((block, used))
+                    block, used = np.empty(_BLOCK, np.int64), 0
             if progress:
                 progress.update(filled + new)
-        done = 0
-        while done < ntodo:
-            step, got, nlate = pdb_layers.layers_late(
-                rec, todo[done:], ntodo - done, depth, k, n, factors, nbr, geom, mb, late, nlate
-            )
-            done += step
-            new += got
-            if done < ntodo:
-                late = np.concatenate([late, np.zeros_like(late)])
-        pdb_layers.layers_merge(rec, late, nlate, mb)
+        late.append((block, used))
+        for entries, count in late:
+            pdb_layers.layers_merge(rec, entries, count, k, n, factors, geom, mb)
         filled += new
-        if new == 0 and nlate == 0:
+        if new == 0 and not any(count for _, count in late):
             break
-        todo, ntodo, late = late, nlate, todo
+        todo = [(entries, count) for entries, count in late if count]
         depth += 1
     if filled != total:
         raise RuntimeError(f"pattern database incomplete: {filled} of {total} placements")

@@ -7,8 +7,8 @@ reached at (the last byte, 255 = not yet). Layer `d` is expanded by scanning the
 `d`: that replaces the breadth-first queue (gigabytes for the 7-8 tables) by a sequential pass.
 
 A region reached later than its placement's depth (a *late* region: the blank walled off in another
-part of the board) cannot be told apart in the record, so it also goes to a short list that is
-expanded with the next layer. Its bits join the record at once when the placement's layer is already
+part of the board) cannot be told apart in the record, so it also goes to a list (one int64 each:
+rank, a flag, one cell of the region) that is expanded with the next layer. Its bits join the record at once when the placement's layer is already
 behind, and after the scan when it is the layer being scanned (else it would be expanded too early).
 """
 
@@ -114,9 +114,7 @@ def _expand(rec, r, cells, mask, depth, k, n, factors, nbr, geom, mb, scratch, l
     Returns (placements newly reached, late entries now in `late`).
     """
     one = np.uint64(1)
-    occupied = np.uint64(0)
-    for i in range(k):
-        occupied |= one << np.uint64(cells[i])
+    occupied = _occupied(cells, k)
     # The successors' ranks first, then one read of each record: the cache misses overlap.
     moves = 0
     for i in range(k):
@@ -150,10 +148,12 @@ def _expand(rec, r, cells, mask, depth, k, n, factors, nbr, geom, mb, scratch, l
         elif seen == nxt:
             _or_mask(rec, r2, mb, region)
         else:
+            deferred = 0
             if seen < depth:  # its layer is behind us: mark it visited now
                 _or_mask(rec, r2, mb, region)
-            late[nlate, 0] = r2
-            late[nlate, 1] = np.int64(region)
+            else:
+                deferred = 1
+            late[nlate] = (r2 << 7) | (deferred << 6) | c
             nlate += 1
     return filled, nlate
 
@@ -186,8 +186,17 @@ def layers_scan(rec, start, stop, depth, k, n, factors, nbr, geom, mb, late, nla
 
 
 @njit(cache=True)
+def _occupied(cells, k):
+    occupied = np.uint64(0)
+    for i in range(k):
+        occupied |= np.uint64(1) << np.uint64(cells[i])
+    return occupied
+
+
+@njit(cache=True)
 def layers_late(rec, todo, count, depth, k, n, factors, nbr, geom, mb, late, nlate):
-    """Expand the late regions `todo[:count]` (rank, region mask) at `depth`, like `layers_scan`.
+    """Expand the late regions `todo[:count]` (rank << 7 | deferred << 6 | a cell of the region)
+    at `depth`, like `layers_scan`.
 
     Returns (entries of `todo` done, placements newly reached, rows of `late` used).
     """
@@ -198,21 +207,25 @@ def layers_late(rec, todo, count, depth, k, n, factors, nbr, geom, mb, late, nla
     for j in range(count):
         if nlate > cap:
             return j, filled, nlate
-        r = todo[j, 0]
+        r = todo[j] >> 7
         _unrank_cells(r, k, n, factors, cells)
+        region = _flood(todo[j] & 63, _occupied(cells, k), geom)
         got, nlate = _expand(
-            rec, r, cells, np.uint64(todo[j, 1]), depth, k, n, factors, nbr, geom, mb,
-            scratch, late, nlate,
-        )  # fmt: skip
+            rec, r, cells, region, depth, k, n, factors, nbr, geom, mb, scratch, late, nlate
+        )
         filled += got
     return count, filled, nlate
 
 
 @njit(cache=True)
-def layers_merge(rec, late, count, mb):
-    """OR the late regions into their records (after the layer that may not see them yet)."""
+def layers_merge(rec, late, count, k, n, factors, geom, mb):
+    """OR the deferred late regions into their records (after the layer that must not see them)."""
+    cells = np.empty(k, np.int64)
     for j in range(count):
-        _or_mask(rec, late[j, 0], mb, np.uint64(late[j, 1]))
+        if (late[j] >> 6) & 1:
+            r = late[j] >> 7
+            _unrank_cells(r, k, n, factors, cells)
+            _or_mask(rec, r, mb, _flood(late[j] & 63, _occupied(cells, k), geom))
 
 
 @njit(cache=True)

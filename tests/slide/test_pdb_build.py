@@ -1,0 +1,103 @@
+"""The layered pattern-database builder against the queue builder it replaces, and its cache file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tilegames.slide.solve import pdb_layers
+from tilegames.slide.solve.pdb import PatternDatabase, cache_directory
+
+
+@st.composite
+def patterns(draw):
+    width = draw(st.integers(2, 4))
+    height = draw(st.integers(2, 5 if width < 4 else 3))
+    n = width * height
+    blank = draw(st.integers(0, n - 1))
+    others = [c for c in range(n) if c != blank]
+    k = draw(st.integers(1, min(4, n - 1)))
+    cells = draw(st.permutations(others))[:k]
+    return width, height, blank, tuple(cells)
+
+
+@settings(max_examples=40, deadline=None)
+@given(patterns())
+def test_layers_and_queue_build_the_same_bytes(pattern):
+    """Byte for byte, or both refuse a pattern with unreachable placements (on narrow boards)."""
+    outcomes = []
+    for method in ("layers", "queue"):
+        try:
+            table = PatternDatabase.build(*pattern, method=method).table
+            outcomes.append((table.dtype, table.tobytes()))
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [(4, 4, 0, (1, 4, 5, 8, 9)), (4, 4, 5, (0, 3, 12, 15, 10)), (5, 5, 0, (21, 22, 23, 24))],
+)
+def test_same_bytes_on_4x4_and_5x5_patterns(pattern):
+    """Bigger patterns, where walled-off blank regions (the late regions) occur often."""
+    layered = PatternDatabase.build(*pattern)
+    assert (
+        layered.table.tobytes() == PatternDatabase.build(*pattern, method="queue").table.tobytes()
+    )
+
+
+def test_moved_rank_matches_ranking_from_scratch():
+    rng = np.random.default_rng(7)
+    for width, height, k in ((4, 4, 8), (5, 5, 6), (3, 4, 5)):
+        n = width * height
+        from tilegames.slide.solve.pdb import _factors, _neighbours
+
+        factors, nbr = _factors(n, k), _neighbours(width, height)
+        for _ in range(200):
+            cells = rng.permutation(n)[:k].astype(np.int64)
+            r = pdb_layers.rank_cells(cells, k, n, factors)
+            i = int(rng.integers(k))
+            for q in nbr[cells[i]]:
+                if q < 0 or q in cells:
+                    continue
+                moved = cells.copy()
+                moved[i] = q
+                expected = pdb_layers.rank_cells(moved, k, n, factors)
+                assert pdb_layers._moved_rank(r, cells, i, q, k, factors) == expected
+
+
+def test_flood_is_the_connected_free_region():
+    geom = pdb_layers.geometry(4, 3)
+    # Tiles on cells 1, 5, 9 wall off column 0 from the rest of the 4x3 board.
+    occupied = np.uint64((1 << 1) | (1 << 5) | (1 << 9))
+    assert pdb_layers._flood(0, occupied, geom) == (1 << 0) | (1 << 4) | (1 << 8)
+    right = sum(1 << c for c in (2, 3, 6, 7, 10, 11))
+    assert pdb_layers._flood(7, occupied, geom) == right
+
+
+def test_an_interrupted_build_leaves_no_cache_file(tmp_path, monkeypatch):
+    from tilegames.slide.solve import pdb_build
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pdb_build.pdb_layers, "layers_compact", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        PatternDatabase.get(3, 3, 8, (0, 1, 2), cache_dir=tmp_path, progress=False)
+    assert list(cache_directory(tmp_path).iterdir()) == []
+
+
+def test_an_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
+    db = PatternDatabase.build(3, 3, 8, (0, 1, 2))
+
+    def interrupted(*_args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("os.fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        db.save(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+    assert PatternDatabase.load(3, 3, 8, (0, 1, 2), tmp_path) is None
