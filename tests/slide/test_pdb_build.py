@@ -101,3 +101,24 @@ def test_an_interrupted_write_leaves_no_file(tmp_path, monkeypatch):
         db.save(tmp_path)
     assert list(tmp_path.iterdir()) == []
     assert PatternDatabase.load(3, 3, 8, (0, 1, 2), tmp_path) is None
+
+
+@pytest.mark.parametrize(
+    ("size", "blank", "cells"),
+    [(3, 0, (1, 2, 5)), (3, 4, (1, 2, 3, 0)), (4, 0, (1, 2, 3, 7, 6)), (4, 5, (8, 12, 13))],
+)
+def test_a_mirrored_table_equals_the_table_built_for_the_mirror_pattern(size, blank, cells):
+    source = PatternDatabase.build(size, size, blank, cells)
+    image = tuple(sorted((c % size) * size + c // size for c in cells))
+    assert (
+        source.mirrored(image).table.tobytes()
+        == PatternDatabase.build(size, size, blank, image).table.tobytes()
+    )
+
+
+def test_mirroring_refuses_what_is_not_a_mirror_image():
+    source = PatternDatabase.build(3, 3, 0, (1, 2))
+    with pytest.raises(ValueError, match="mirror image"):
+        source.mirrored((1, 2))
+    with pytest.raises(ValueError, match="diagonal"):
+        PatternDatabase.build(3, 3, 1, (0, 2)).mirrored((3, 6))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tilegames.slide.solve import kernels, pdb_build, pdb_kernels
+from tilegames.slide.solve import kernels, pdb_build, pdb_kernels, pdb_layers
 
 _MAGIC = b"TGPDB\x01"
 
@@ -117,6 +117,23 @@ class PatternDatabase:
             if bar:
                 bar.close()
         return cls(width, height, blank, tuple(cells), table)
+
+    def mirrored(self, cells: tuple[int, ...]) -> PatternDatabase:
+        """The database of `cells`, the mirror image of this pattern about the main diagonal, derived
+        from this one (seconds instead of a build); the board must be square, the blank on the
+        diagonal."""
+        w, n = self.width, self.width * self.height
+        if w != self.height or self.blank % w != self.blank // w:
+            raise ValueError("mirroring needs a square board with the blank's goal on the diagonal")
+        cell_map = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
+        where = {int(cell_map[c]): i for i, c in enumerate(self.cells)}
+        if sorted(where) != sorted(cells):
+            raise ValueError(f"{cells} is not the mirror image of {self.cells}")
+        order = np.array([where[c] for c in cells], np.int64)
+        out = np.empty(self.entries, np.uint8)
+        factors = _factors(n, len(cells))
+        pdb_layers.mirror_table(self.table, len(cells), n, factors, cell_map, order, out)
+        return type(self)(self.width, self.height, self.blank, tuple(cells), out)
 
     # -- disk cache -----------------------------------------------------------------------------
     def _header(self) -> dict[str, object]:

@@ -233,3 +233,20 @@ def layers_compact(flat, entries, width):
     """Move each record's depth byte to the front, in place: flat[i] = depth of placement i."""
     for i in range(entries):
         flat[i] = flat[i * width + width - 1]
+
+
+@njit(cache=True)
+def mirror_table(source, k, n, factors, cell_map, order, out):
+    """The table of a mirrored pattern from its mirror image's: no search at all.
+
+    The target pattern's tile j is the image under `cell_map` of the source's tile `order[j]`; a
+    placement y of the target is the mirror of the source placement x with x[order[j]] = map(y[j]),
+    which is exactly as far from the (symmetric) goal.
+    """
+    y = np.empty(k, np.int64)
+    x = np.empty(k, np.int64)
+    for r in range(out.shape[0]):
+        _unrank_cells(r, k, n, factors, y)
+        for j in range(k):
+            x[order[j]] = cell_map[y[j]]
+        out[r] = source[rank_cells(x, k, n, factors)]
