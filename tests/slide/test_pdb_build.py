@@ -122,3 +122,31 @@ def test_mirroring_refuses_what_is_not_a_mirror_image():
         source.mirrored((1, 2))
     with pytest.raises(ValueError, match="diagonal"):
         PatternDatabase.build(3, 3, 1, (0, 2)).mirrored((3, 6))
+
+
+def test_the_heuristic_derives_a_mirror_group_and_caches_it(tmp_path, monkeypatch):
+    from tilegames.slide.solve import pdb
+
+    built: list[tuple[int, ...]] = []
+    real_build = PatternDatabase.build.__func__
+
+    def counting(cls, width, height, blank, cells, **kwargs):
+        built.append(tuple(cells))
+        return real_build(cls, width, height, blank, cells, **kwargs)
+
+    monkeypatch.setattr(PatternDatabase, "build", classmethod(counting))
+    groups = ((1, 2), (3, 6), (4, 5, 7, 8))
+    heuristic = pdb.load_heuristic.__wrapped__(3, 3, 0, groups, str(tmp_path), True, False)
+    assert built == [(1, 2), (4, 5, 7, 8)]  # (3, 6) is the mirror image of (1, 2)
+    derived = PatternDatabase.load(3, 3, 0, (3, 6), tmp_path)
+    assert derived is not None
+    assert derived.table.tobytes() == real_build(PatternDatabase, 3, 3, 0, (3, 6)).table.tobytes()
+    assert heuristic(np.array([1, 0, 2, 3, 4, 5, 6, 7, 8])) == 1
+
+
+def test_the_24_puzzle_6_6_6_6_partition_pairs_its_mirror_groups():
+    from tilegames.slide.solve.pdb import PARTITIONS
+
+    groups = PARTITIONS[(5, 5, "6-6-6-6")]
+    mirror = [tuple(sorted((c % 5) * 5 + c // 5 for c in g)) for g in groups]
+    assert mirror[0] == groups[1] and mirror[2] == groups[2] and mirror[3] == groups[3]

@@ -28,6 +28,14 @@ _MAGIC = b"TGPDB\x01"
 PARTITIONS: dict[tuple[int, int, str], tuple[tuple[int, ...], ...]] = {
     (4, 4, "6-6-3"): ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
     (4, 4, "7-8"): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    # Korf & Felner's sizes for the 24-puzzle; the second group is the first's mirror image (derived,
+    # not built), the other two are their own mirror images.
+    (5, 5, "6-6-6-6"): (
+        (2, 3, 4, 8, 9, 14),
+        (10, 15, 16, 20, 21, 22),
+        (1, 5, 6, 7, 11, 12),
+        (13, 17, 18, 19, 23, 24),
+    ),
     (5, 5, "5-5-5-5-4"): (
         (1, 2, 5, 6, 7),
         (3, 4, 8, 9, 14),
@@ -224,12 +232,17 @@ class PatternDatabase:
         *,
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
+        mirror_of: PatternDatabase | None = None,
     ) -> PatternDatabase:
-        """Load from the cache, or build (with a progress bar) and cache; a damaged file is rebuilt."""
+        """Load from the cache, or build (with a progress bar) and cache; a damaged file is rebuilt.
+        With `mirror_of` (the database of this pattern's mirror image) it is derived, not built."""
         directory = cache_directory(cache_dir)
         db = cls.load(width, height, blank, cells, directory)
         if db is None:
-            db = cls.build(width, height, blank, cells, progress=progress)
+            if mirror_of is not None:
+                db = mirror_of.mirrored(cells)
+            else:
+                db = cls.build(width, height, blank, cells, progress=progress)
             with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
                 db.save(directory)
                 # Map the written file (verifying it once) rather than keep the built copy in memory.
@@ -402,9 +415,19 @@ def load_heuristic(
     reflect: bool = True,
     progress: bool = True,
 ) -> PatternHeuristic:
-    """The heuristic for `groups`, from disk or built. Memoised: the tables are immutable data."""
-    databases = tuple(
-        PatternDatabase.get(width, height, blank, g, cache_dir=cache_dir, progress=progress)
-        for g in groups
-    )
-    return PatternHeuristic.from_databases(databases, reflect=reflect)
+    """The heuristic for `groups`, from disk or built. Memoised: the tables are immutable data.
+
+    A group that is the mirror image (about the main diagonal) of an earlier one is derived from it.
+    """
+    databases: list[PatternDatabase] = []
+    for g in groups:
+        source = None
+        if width == height and blank % width == blank // width:
+            image = sorted((c % width) * width + c // width for c in g)
+            source = next((db for db in databases if sorted(db.cells) == image), None)
+        databases.append(
+            PatternDatabase.get(
+                width, height, blank, g, cache_dir=cache_dir, progress=progress, mirror_of=source
+            )
+        )
+    return PatternHeuristic.from_databases(tuple(databases), reflect=reflect)
