@@ -44,10 +44,12 @@ def main() -> None:
         cells = tuple(int(c) for c in args.compare.split(","))
         digests = []
         for method in ("layers", "queue"):
-            db, seconds = timed(size, cells, method)
+            db, seconds, cpu = timed(size, cells, method)
             digests.append(hashlib.sha256(db.table).hexdigest())
             print(
-                f"{method}: {cells} built in {seconds:.1f} s, sha256 {digests[-1][:16]}", flush=True
+                f"{method}: {cells} built in {seconds:.1f} s wall, {cpu:.1f} s CPU, "
+                f"sha256 {digests[-1][:16]}, peak so far {peak_mb()} MB",
+                flush=True,
             )
             del db
         print("identical" if digests[0] == digests[1] else "DIFFERENT")
