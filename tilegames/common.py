@@ -139,7 +139,7 @@ class Progress:
 
     def __init__(self, total: int, label: str) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
         from rich.progress import Progress as RichProgress
 
         self._progress = RichProgress(
@@ -147,6 +147,8 @@ class Progress:
             BarColumn(),
             TextColumn("{task.percentage:>5.1f}%"),
             TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
             console=Console(stderr=True),
             transient=True,
         )

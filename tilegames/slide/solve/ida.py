@@ -118,8 +118,8 @@ def ida_relabelled(
         if cell_map is not None:
             state, b = transform_state(state, cell_map), 0
         status, length, nodes = pdb_kernels.ida_pdb(
-            state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.offsets,
-            pdb.table, pdb.refl, w * h > 16, wnum, wden, limits.max_nodes, limits.deadline, path,
+            state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.tables,
+            pdb.refl, w * h > 16, wnum, wden, limits.max_nodes, limits.deadline, path,
         )  # fmt: skip
     elif heuristic in ("mdlc", "manhattan"):
         status, length, nodes = kernels.ida_mdlc(

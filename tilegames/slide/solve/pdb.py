@@ -20,16 +20,23 @@ from pathlib import Path
 import numpy as np
 
 from tilegames.common import Progress, cache_directory
-from tilegames.slide.solve import kernels, pdb_kernels
+from tilegames.slide.solve import kernels, pdb_build, pdb_kernels, pdb_layers
 
 _MAGIC = b"TGPDB\x01"
-_BUDGET = 2_000_000
 
 # Partitions of the goal cells for a board whose goal blank is in the top-left corner (cell 0); other
 # corner goals are mapped onto this one by a flip or a half turn before solving.
 PARTITIONS: dict[tuple[int, int, str], tuple[tuple[int, ...], ...]] = {
     (4, 4, "6-6-3"): ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
     (4, 4, "7-8"): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
+    # Korf & Felner's sizes for the 24-puzzle; the second group is the first's mirror image (derived,
+    # not built), the other two are their own mirror images.
+    (5, 5, "6-6-6-6"): (
+        (2, 3, 4, 8, 9, 14),
+        (10, 15, 16, 20, 21, 22),
+        (1, 5, 6, 7, 11, 12),
+        (13, 17, 18, 19, 23, 24),
+    ),
     (5, 5, "5-5-5-5-4"): (
         (1, 2, 5, 6, 7),
         (3, 4, 8, 9, 14),
@@ -58,16 +65,6 @@ def _neighbours(width: int, height: int) -> np.ndarray:
     return nbr
 
 
-def _visited_dtype(n: int) -> type:
-    if n <= 16:
-        return np.uint16
-    if n <= 32:
-        return np.uint32
-    if n <= 64:
-        return np.uint64
-    raise ValueError(f"pattern databases need at most 64 cells, the board has {n}")
-
-
 @dataclass(frozen=True, eq=False)
 class PatternDatabase:
     """One pattern's table: `table[rank(cells of the pattern tiles)]` = moves of pattern tiles."""
@@ -89,47 +86,51 @@ class PatternDatabase:
 
     @classmethod
     def build(
-        cls, width: int, height: int, blank: int, cells: tuple[int, ...], *, progress: bool = False
+        cls,
+        width: int,
+        height: int,
+        blank: int,
+        cells: tuple[int, ...],
+        *,
+        progress: bool = False,
+        method: str = "layers",
     ) -> PatternDatabase:
-        """Breadth-first search back from the goal over pattern placements (see `pdb_kernels.pdb_expand`)."""
+        """Breadth-first search back from the goal over pattern placements, in layers
+        (`pdb_build.layered_table`) or, as a reference, with a queue (`method="queue"`)."""
         n, k = width * height, len(cells)
         if blank in cells or len(set(cells)) != k or not all(0 <= c < n for c in cells):
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
-        total = math.perm(n, k)
-        # Each placement's blank-region mask and distance side by side: one cache line per lookup.
-        pairs: np.ndarray = np.zeros((total, 2), _visited_dtype(n))
-        visited, table = pairs[:, 0], pairs[:, 1]
-        table[:] = 255
-        queue = np.zeros(1 << 16, np.int64)
         factors, nbr = _factors(n, k), _neighbours(width, height)
         labels = np.array(cells, np.int64)
-        pdb_kernels.pdb_init(table, visited, queue, labels, k, n, blank, factors, nbr)
-        qstate = np.array([0, 1, 1], np.int64)
-        bar = Progress(total, f"pattern database {width}x{height} {k} tiles") if progress else None
+        builder = pdb_build.queue_table if method == "queue" else pdb_build.layered_table
+        bar = (
+            Progress(math.perm(n, k), f"pattern database {width}x{height} {k} tiles")
+            if progress
+            else None
+        )
         try:
-            while True:
-                status = pdb_kernels.pdb_expand(
-                    table, visited, queue, qstate, k, n, factors, nbr, _BUDGET
-                )
-                if bar:
-                    bar.update(int(qstate[2]))
-                if status == 0:
-                    break
-                if status == 2:
-                    head, count = int(qstate[0]), int(qstate[1])
-                    order = (head + np.arange(count, dtype=np.int64)) % queue.shape[0]
-                    grown = np.zeros(queue.shape[0] * 2, np.int64)
-                    grown[:count] = queue[order]
-                    queue = grown
-                    qstate[0] = 0
+            table = builder(labels, width, height, blank, factors, nbr, bar)
         finally:
             if bar:
                 bar.close()
-        if qstate[2] != total:
-            raise RuntimeError(f"pattern database incomplete: {qstate[2]} of {total} placements")
-        table = table.astype(np.uint8)
-        del pairs, visited
         return cls(width, height, blank, tuple(cells), table)
+
+    def mirrored(self, cells: tuple[int, ...]) -> PatternDatabase:
+        """The database of `cells`, the mirror image of this pattern about the main diagonal, derived
+        from this one (seconds instead of a build); the board must be square, the blank on the
+        diagonal."""
+        w, n = self.width, self.width * self.height
+        if w != self.height or self.blank % w != self.blank // w:
+            raise ValueError("mirroring needs a square board with the blank's goal on the diagonal")
+        cell_map = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
+        where = {int(cell_map[c]): i for i, c in enumerate(self.cells)}
+        if sorted(where) != sorted(cells):
+            raise ValueError(f"{cells} is not the mirror image of {self.cells}")
+        order = np.array([where[c] for c in cells], np.int64)
+        out = np.empty(self.entries, np.uint8)
+        factors = _factors(n, len(cells))
+        pdb_layers.mirror_table(self.table, len(cells), n, factors, cell_map, order, out)
+        return type(self)(self.width, self.height, self.blank, tuple(cells), out)
 
     # -- disk cache -----------------------------------------------------------------------------
     def _header(self) -> dict[str, object]:
@@ -146,24 +147,39 @@ class PatternDatabase:
         return f"slide-pdb-{width}x{height}-b{blank}-{'.'.join(map(str, cells))}.bin"
 
     def save(self, directory: Path) -> Path:
-        """Write atomically: a header with a CRC-32 of the table, then the table."""
+        """Write atomically: a header with a CRC-32 of the table, then the table, to a temporary file
+        that is flushed to disk and then renamed, so an interrupted build never leaves a torn file."""
         directory.mkdir(parents=True, exist_ok=True)
         header = self._header()
         header["crc32"] = zlib.crc32(self.table)  # type: ignore[arg-type]  # an ndarray is a buffer
         raw = json.dumps(header).encode()
         path = directory / self.file_name(self.width, self.height, self.blank, self.cells)
         tmp = path.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as out:
-            out.write(_MAGIC + len(raw).to_bytes(4, "little") + raw)
-            out.write(self.table.tobytes())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as out:
+                out.write(_MAGIC + len(raw).to_bytes(4, "little") + raw)
+                out.write(memoryview(self.table))
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(tmp, path)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
         return path
 
     @classmethod
     def load(
         cls, width: int, height: int, blank: int, cells: tuple[int, ...], directory: Path
     ) -> PatternDatabase | None:
-        """The cached table, or None if absent, truncated, mislabelled or failing its checksum."""
+        """The cached table, memory-mapped read-only, or None if absent, truncated, mislabelled or
+        failing its checksum.
+
+        Mapping instead of reading makes a load cost milliseconds: pages come in as lookups touch
+        them. The magic, the header and the exact file size are checked on every load (they catch a
+        truncated or foreign file); the CRC-32 of the table on every load of a small file, and for a
+        big one (where reading it all would cost what mapping saves) once per version of the file:
+        a stamp beside it records the size, times and inode it was verified at (`_verified`).
+        """
         path = directory / cls.file_name(width, height, blank, cells)
         try:
             with open(path, "rb") as src:
@@ -171,15 +187,29 @@ class PatternDatabase:
                     return None
                 size = int.from_bytes(src.read(4), "little")
                 header = json.loads(src.read(size))
-                table = np.fromfile(src, dtype=np.uint8)
+                stat = os.fstat(src.fileno())
         except (OSError, ValueError):
             return None
-        db = cls(width, height, blank, tuple(cells), table)
-        expected = db._header()
-        crc = header.pop("crc32", None)
-        if header != expected or table.shape[0] != db.entries or zlib.crc32(table) != crc:  # type: ignore[arg-type]
+        offset = len(_MAGIC) + 4 + size
+        entries = math.perm(width * height, len(cells))
+        crc = header.pop("crc32", None) if isinstance(header, dict) else None
+        expected = {
+            "width": width,
+            "height": height,
+            "blank": blank,
+            "cells": list(cells),
+            "entries": entries,
+        }
+        if header != expected or stat.st_size != offset + entries or not isinstance(crc, int):
             return None
-        return db
+        try:
+            mapped = np.memmap(path, np.uint8, "r", offset=offset, shape=(entries,))
+        except (OSError, ValueError):
+            return None
+        table = mapped.view(np.ndarray)  # a plain read-only array for numba, backed by the map
+        if not _verified(path, stat, crc, table):
+            return None
+        return cls(width, height, blank, tuple(cells), table)
 
     @classmethod
     def get(
@@ -191,15 +221,51 @@ class PatternDatabase:
         *,
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
+        mirror_of: PatternDatabase | None = None,
     ) -> PatternDatabase:
-        """Load from the cache, or build (with a progress bar) and cache; a damaged file is rebuilt."""
+        """Load from the cache, or build (with a progress bar) and cache; a damaged file is rebuilt.
+        With `mirror_of` (the database of this pattern's mirror image) it is derived, not built."""
         directory = cache_directory(cache_dir)
         db = cls.load(width, height, blank, cells, directory)
         if db is None:
-            db = cls.build(width, height, blank, cells, progress=progress)
+            if mirror_of is not None:
+                db = mirror_of.mirrored(cells)
+            else:
+                db = cls.build(width, height, blank, cells, progress=progress)
             with contextlib.suppress(OSError):  # a read-only cache only costs a rebuild next time
                 db.save(directory)
+                # Map the written file (verifying it once) rather than keep the built copy in memory.
+                db = cls.load(width, height, blank, cells, directory) or db
         return db
+
+
+# Tables up to this size have their CRC-32 checked on every load (about 3 ms for 6-6-3's 11.5 MB);
+# bigger ones once per version of the file, recorded in a stamp beside it.
+ALWAYS_CHECK_BYTES = 32 << 20
+
+
+def _verified(path: Path, stat: os.stat_result, crc: int, table: np.ndarray) -> bool:
+    """Whether `table` (the data of the file at `path`) matches its header's CRC-32.
+
+    A stamp `<file>.ok` holds the CRC, size, inode and modification and change times of the last
+    version found whole; any rewrite of the file (damage included) changes them and so forces a
+    fresh check. What a stamp cannot see is a change that keeps all of them (bit rot under an
+    unchanged file): for big tables we accept that, as the C peers do without any check at all.
+    """
+    if table.nbytes <= ALWAYS_CHECK_BYTES:
+        return zlib.crc32(table) == crc
+    stamp = path.with_name(path.name + ".ok")
+    version = [crc, stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns]
+    with contextlib.suppress(OSError, ValueError):
+        if json.loads(stamp.read_text()) == version:
+            return True
+    if zlib.crc32(table) != crc:
+        return False
+    with contextlib.suppress(OSError):  # no stamp only costs the check again next time
+        tmp = stamp.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(version))
+        os.replace(tmp, stamp)
+    return True
 
 
 @dataclass(frozen=True, eq=False)
@@ -214,8 +280,8 @@ class PatternHeuristic:
     glabels: np.ndarray
     gk: np.ndarray
     factors: np.ndarray
-    offsets: np.ndarray
-    table: np.ndarray
+    tables: tuple[np.ndarray, ...]
+    """One read-only uint8 table per group (memory-mapped when cached: never copied together)."""
     refl: np.ndarray
     """Cell map of the reflection about the main diagonal (empty when not valid for this goal)."""
 
@@ -238,13 +304,7 @@ class PatternHeuristic:
             group_of[list(cells)] = g
             glabels[g, : len(cells)] = cells
             factors[g, : len(cells)] = _factors(n, len(cells))
-        sizes = [db.table.shape[0] for db in databases]
-        offsets = np.cumsum([0, *sizes[:-1]]).astype(np.int64)
-        table = (
-            databases[0].table
-            if len(databases) == 1
-            else np.concatenate([db.table for db in databases])
-        )
+        tables = tuple(_read_only(db.table) for db in databases)
         refl = np.zeros(0, np.int64)
         # The reflected state is legal and equally far from the goal only if the reflection maps the
         # board onto itself (square) and keeps the blank's goal cell (on the main diagonal).
@@ -252,7 +312,7 @@ class PatternHeuristic:
             refl = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
         return cls(
             w, h, b, groups, group_of, glabels,
-            np.array([len(g) for g in groups], np.int64), factors, offsets, table, refl,
+            np.array([len(g) for g in groups], np.int64), factors, tables, refl,
         )  # fmt: skip
 
     def __call__(self, state: np.ndarray) -> int:
@@ -267,11 +327,17 @@ class PatternHeuristic:
                 self.glabels,
                 self.gk,
                 self.factors,
-                self.offsets,
-                self.table,
+                self.tables,
                 self.refl,
             )
         )
+
+
+def _read_only(table: np.ndarray) -> np.ndarray:
+    """A read-only view: mapped and built tables then have one numba type (one compiled kernel)."""
+    view = table.view(np.ndarray)
+    view.flags.writeable = False
+    return view
 
 
 def partition_for(
@@ -305,9 +371,19 @@ def load_heuristic(
     reflect: bool = True,
     progress: bool = True,
 ) -> PatternHeuristic:
-    """The heuristic for `groups`, from disk or built. Memoised: the tables are immutable data."""
-    databases = tuple(
-        PatternDatabase.get(width, height, blank, g, cache_dir=cache_dir, progress=progress)
-        for g in groups
-    )
-    return PatternHeuristic.from_databases(databases, reflect=reflect)
+    """The heuristic for `groups`, from disk or built. Memoised: the tables are immutable data.
+
+    A group that is the mirror image (about the main diagonal) of an earlier one is derived from it.
+    """
+    databases: list[PatternDatabase] = []
+    for g in groups:
+        source = None
+        if width == height and blank % width == blank // width:
+            image = sorted((c % width) * width + c // width for c in g)
+            source = next((db for db in databases if sorted(db.cells) == image), None)
+        databases.append(
+            PatternDatabase.get(
+                width, height, blank, g, cache_dir=cache_dir, progress=progress, mirror_of=source
+            )
+        )
+    return PatternHeuristic.from_databases(tuple(databases), reflect=reflect)

@@ -149,7 +149,7 @@ def pdb_expand(table, visited, queue, qstate, k, n, factors, nbr, budget):
 
 
 @njit(cache=True)
-def _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, reflected, cells):
+def _group_value(g, pos, glabels, gk, n, factors, tables, refl, reflected, cells):
     k = gk[g]
     for i in range(k):
         lab = glabels[g, i]
@@ -157,11 +157,11 @@ def _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, reflecte
             cells[i] = refl[pos[refl[lab]]]
         else:
             cells[i] = pos[lab]
-    return table[offsets[g] + rank_cells(cells, k, n, factors[g])]
+    return tables[g][rank_cells(cells, k, n, factors[g])]
 
 
 @njit(cache=True)
-def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, offsets, table, refl):
+def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, tables, refl):
     """The additive PDB value of a relabelled state (max with the reflected lookup if `refl`)."""
     n = w * h
     pos = np.empty(n, np.int64)
@@ -171,17 +171,15 @@ def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, offsets, table
     total = 0
     rtotal = 0
     for g in range(gk.shape[0]):
-        total += _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, False, cells)
+        total += _group_value(g, pos, glabels, gk, n, factors, tables, refl, False, cells)
         if refl.shape[0] > 0:
-            rtotal += _group_value(
-                g, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
-            )
+            rtotal += _group_value(g, pos, glabels, gk, n, factors, tables, refl, True, cells)
     return max(total, rtotal)
 
 
 @njit(cache=True)
 def ida_pdb(
-    state0, w, h, b, group_of, glabels, gk, factors, offsets, table, refl,
+    state0, w, h, b, group_of, glabels, gk, factors, tables, refl,
     use_lc, wnum, wden, max_nodes, deadline, path,
 ):  # fmt: skip
     """IDA* (weighted when wnum > wden) over additive disjoint pattern databases.
@@ -206,12 +204,10 @@ def ida_pdb(
     total = 0
     rtotal = 0
     for g in range(ngroups):
-        val[g] = _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, False, cells)
+        val[g] = _group_value(g, pos, glabels, gk, n, factors, tables, refl, False, cells)
         total += val[g]
         if use_refl:
-            rval[g] = _group_value(
-                g, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
-            )
+            rval[g] = _group_value(g, pos, glabels, gk, n, factors, tables, refl, True, cells)
             rtotal += rval[g]
     if total == 0:
         return FOUND, 0, 0
@@ -288,15 +284,13 @@ def ida_pdb(
             pos[b] = s
             g = group_of[lab]
             old_v[depth] = val[g]
-            v = _group_value(g, pos, glabels, gk, n, factors, offsets, table, refl, False, cells)
+            v = _group_value(g, pos, glabels, gk, n, factors, tables, refl, False, cells)
             total += v - val[g]
             val[g] = v
             if use_refl:
                 g2 = group_of[refl[lab]]
                 old_r[depth] = rval[g2]
-                v = _group_value(
-                    g2, pos, glabels, gk, n, factors, offsets, table, refl, True, cells
-                )
+                v = _group_value(g2, pos, glabels, gk, n, factors, tables, refl, True, cells)
                 rtotal += v - rval[g2]
                 rval[g2] = v
             if use_lc:
