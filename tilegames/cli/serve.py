@@ -69,9 +69,8 @@ def add_parser(games: argparse._SubParsersAction[Any]) -> None:
     parser.set_defaults(run=run)
 
 
-def open_store(
-    db: str | None, synchronous: str, retention: float | None = None
-):  # -> Store (imported lazily: the CLI starts fast)
+def open_store(db: str | None, synchronous: str, retention: float | None = None) -> Any:
+    # -> Store (imported lazily: the CLI starts fast)
     """The arcade's store, or a CommandError in one line: a URL, a path that cannot hold a file, a read-only
     place."""
     from tilegames.store import Store, StoreError, default_path
@@ -82,9 +81,10 @@ def open_store(
             raise CommandError("--db: PostgreSQL is not supported yet; give a SQLite file path")
         raise CommandError(f"--db takes a SQLite file path, not a {scheme}:// URL")
     path = Path(db) if db is not None else default_path()
-    options = {} if retention is None else {"retention": retention}
     try:
-        return Store(path, synchronous=synchronous, **options)
+        if retention is None:
+            return Store(path, synchronous=synchronous)
+        return Store(path, synchronous=synchronous, retention=retention)
     except (StoreError, OSError, sqlite3.Error) as error:
         cause = error.__cause__ if isinstance(error, StoreError) else error
         if isinstance(cause, NotADirectoryError | FileExistsError):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -30,6 +30,14 @@ from tilegames.link import dense
 from tilegames.link.kernels import expand, remove_falling
 
 Move = tuple[int, int, int, int]
+
+
+def _move(values: Any) -> Move:
+    """A move from the kernels (an array row) as four Python ints."""
+    r1, c1, r2, c2 = (int(v) for v in values)
+    return (r1, c1, r2, c2)
+
+
 """A pair in padded grid coordinates (r1, c1, r2, c2)."""
 
 MEMO_CAP = 2_000_000
@@ -53,7 +61,7 @@ class Outcome:
     """The pairs in order, padded coordinates as they are when played (empty unless solved)."""
     nodes: int = 0
     """Positions visited (never more than max_nodes)."""
-    limit: str | None = None
+    limit: Literal["max_nodes", "timeout"] | None = None
     """"max_nodes" or "timeout" when solved is None."""
 
 
@@ -127,7 +135,10 @@ def search(
         try:
             found = core.run(line)
         except _Limit as error:
-            return Outcome(None, [], nodes + core.nodes, str(error))
+            limit: Literal["max_nodes", "timeout"] = (
+                "timeout" if str(error) == "timeout" else "max_nodes"
+            )
+            return Outcome(None, [], nodes + core.nodes, limit)
         except _Restart:
             nodes += core.nodes
             continue
@@ -210,7 +221,7 @@ class _Pairing(_Core):
     def code(self, move: Any) -> int:
         r1, c1, r2, c2 = (int(v) for v in move)
         a, b = r1 * self.width + c1, r2 * self.width + c2
-        return a * self.size + b if a < b else b * self.size + a
+        return int(a * self.size + b if a < b else b * self.size + a)
 
     def play(self, move: Any) -> None:
         r1, c1, r2, c2 = (int(v) for v in move)
@@ -308,7 +319,7 @@ class _Pairing(_Core):
                         for move in node.moves:
                             kinds.append(int(self.grid[move[0], move[1]]))
                             self.play(move)
-                            line.append(tuple(int(v) for v in move))
+                            line.append(_move(move))
                         node.taken = len(node.moves)
                         node.index = len(node.moves)
                         hint = node.hint
@@ -336,7 +347,7 @@ class _Pairing(_Core):
                 node.index += 1
                 kinds.append(int(self.grid[move[0], move[1]]))
                 self.play(move)
-                line.append(tuple(int(v) for v in move))
+                line.append(_move(move))
                 node.taken = 1
             else:  # the last child: none of these pairs is ever played
                 codes = [self.code(m) for m in node.moves]
@@ -397,7 +408,7 @@ class _Moves(_Core):
     def key(self) -> bytes:
         if self.gravity:
             cells = dense.canonical(self.grid)
-            return (cells.astype(np.uint8) if len(self.count) <= 256 else cells).tobytes()
+            return bytes((cells.astype(np.uint8) if len(self.count) <= 256 else cells).tobytes())
         return (self.grid[1:-1, 1:-1] > 0).tobytes()
 
     def run(self, line: list[Move]) -> bool:
@@ -447,7 +458,7 @@ class _Moves(_Core):
                     if forced:  # the safe macro move, the only child
                         frame.undo = [self.remove(*(int(v) for v in m)) for m in frame.moves]
                         frame.index = len(frame.moves)
-                        line.extend(tuple(int(v) for v in m) for m in frame.moves)
+                        line.extend(_move(m) for m in frame.moves)
                         fresh = True
                         continue
             if not stack:

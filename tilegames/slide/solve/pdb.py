@@ -158,7 +158,7 @@ class PatternDatabase:
         try:
             with open(tmp, "wb") as out:
                 out.write(_MAGIC + len(raw).to_bytes(4, "little") + raw)
-                out.write(memoryview(self.table))
+                out.write(memoryview(self.table))  # type: ignore[arg-type]  # an ndarray is a buffer
                 out.flush()
                 os.fsync(out.fileno())
             os.replace(tmp, path)
@@ -253,13 +253,13 @@ def _verified(path: Path, stat: os.stat_result, crc: int, table: np.ndarray) -> 
     unchanged file): for big tables we accept that, as the C peers do without any check at all.
     """
     if table.nbytes <= ALWAYS_CHECK_BYTES:
-        return zlib.crc32(table) == crc
+        return zlib.crc32(table) == crc  # type: ignore[arg-type]
     stamp = path.with_name(path.name + ".ok")
     version = [crc, stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns]
     with contextlib.suppress(OSError, ValueError):
         if json.loads(stamp.read_text()) == version:
             return True
-    if zlib.crc32(table) != crc:
+    if zlib.crc32(table) != crc:  # type: ignore[arg-type]
         return False
     with contextlib.suppress(OSError):  # no stamp only costs the check again next time
         tmp = stamp.with_suffix(f".tmp{os.getpid()}")
