@@ -9,10 +9,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tilegames.cli import klotski, link, serve, slide
+from tilegames.cli import db, klotski, link, serve, slide
 from tilegames.cli.common import CommandError, Parser, fail
 
-COMMANDS = (slide, klotski, link, serve)
+COMMANDS = (slide, klotski, link, serve, db)
 
 
 def build_parser() -> Parser:

@@ -41,9 +41,7 @@ class Target:
         """The target with any password hidden, for messages and logs."""
         if self.path is not None:
             return str(self.path)
-        return self.sqlalchemy_url.set(drivername="postgresql").render_as_string(
-            hide_password=True
-        )
+        return self.sqlalchemy_url.set(drivername="postgresql").render_as_string(hide_password=True)
 
 
 def parse_target(text: str | os.PathLike[str] | None) -> Target:

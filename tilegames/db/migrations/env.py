@@ -6,7 +6,9 @@ from alembic import context
 
 connection = context.config.attributes.get("connection")
 if connection is None:
-    raise RuntimeError("run the migrations with tilegames.db.migrate(), which passes a locked connection")
+    raise RuntimeError(
+        "run the migrations with tilegames.db.migrate(), which passes a locked connection"
+    )
 context.configure(connection=connection)
 with context.begin_transaction():
     context.run_migrations()

@@ -36,9 +36,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "results",
-        sa.Column(
-            "game_id", TEXT, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
-        ),
+        sa.Column("game_id", TEXT, sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("game", TEXT, nullable=False),
         sa.Column("variant", TEXT, nullable=False),
         sa.Column("moves", INTEGER, nullable=False),

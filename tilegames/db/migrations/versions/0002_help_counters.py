@@ -11,6 +11,10 @@ down_revision = "0001"
 
 def upgrade() -> None:
     for column in ("hints", "undos", "autoplay"):
-        op.add_column("games", sa.Column(column, INTEGER, nullable=False, server_default=sa.text("0")))
-    op.add_column("results", sa.Column("assisted", INTEGER, nullable=False, server_default=sa.text("0")))
+        op.add_column(
+            "games", sa.Column(column, INTEGER, nullable=False, server_default=sa.text("0"))
+        )
+    op.add_column(
+        "results", sa.Column("assisted", INTEGER, nullable=False, server_default=sa.text("0"))
+    )
     op.create_index("results_by_variant", "results", ["game", "variant"])
