@@ -45,6 +45,12 @@ def pg(cluster):
     return cluster
 
 
+@pytest.fixture
+def old_store():
+    """``old_store(path, version=2)``: see :func:`old_store_file`."""
+    return old_store_file
+
+
 def old_store_file(path: Path, *, version: int = 2, games: int = 3) -> Path:
     """A database made by today's tilegames.store.Store at schema ``version``: games with moves (and, at
     version 2, a won game with its result and a hint)."""
