@@ -127,11 +127,12 @@ def _race(url: str, racers: int = 4) -> list[object]:
         except Exception as error:  # recorded and asserted on below
             outcomes[index] = error
 
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(racers)]
+    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(racers)]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join()
+        thread.join(timeout=180)
+    assert not any(t.is_alive() for t in threads), "migrations deadlocked"
     return outcomes
 
 
