@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from tilegames import __version__
-from tilegames.cli import klotski, link, serve, slide
+from tilegames.cli import db, klotski, link, serve, slide
 from tilegames.cli.common import CommandError, Parser, fail
 from tilegames.cli.games import Game, add_game
 
@@ -25,6 +25,7 @@ def build_parser() -> Parser:
     for game in GAMES:
         add_game(games, game)
     serve.add_parser(games)
+    db.add_parser(games)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Alembic's script directory for the arcade's schema (see tilegames.db.migrate)."""
