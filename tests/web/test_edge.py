@@ -56,8 +56,12 @@ def test_forwarded_headers_are_not_believed_by_default(server):
         forged = {"x-forwarded-for": f"203.0.113.{n}", "forwarded": f"for=203.0.113.{n}"}
         return call(server, "/api/games", {"game": "slide", "width": 3, "height": 3}, forged)[0]
 
-    with ThreadPoolExecutor(40) as pool:
-        statuses = list(pool.map(deal, range(40)))
+    for _ in range(3):  # a loaded machine may answer 503 busy to all of a round: it proves nothing
+        with ThreadPoolExecutor(40) as pool:
+            statuses = list(pool.map(deal, range(40)))
+        if 201 in statuses:
+            break
+        time.sleep(2.0)
     assert 429 in statuses and 201 in statuses, statuses
 
 
