@@ -310,13 +310,11 @@ def compute_arrays(
     say("search", 0.0)
     group = np.full(len(codes), -1, dtype=np.int32)
     distance = np.full(len(codes), -1, dtype=np.int16)
-    queue = np.empty(len(codes), dtype=np.int32)
     with numba.parallel_chunksize(1):
         groups_per_set = uk.solve_all(
             codes, width, height, counts, sets, offsets, order, (piece_code, piece_mask, halo),
-            t.goal_masks, t.goal_bits, group, distance, queue,
+            t.goal_masks, t.goal_bits, group, distance,
         )  # fmt: skip
-    del queue
     first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
     first = uk.first_layouts(group, offsets, first_group)
     order_of = np.empty(len(first), dtype=np.int64)

@@ -427,7 +427,7 @@ def _find(parent, x):
 
 @njit(cache=True)
 def _solve_set(
-    codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance, queue
+    codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance
 ):
     """Group the layouts codes[lo:hi] of one piece set and give each its distance to the nearest exit layout.
 
@@ -445,11 +445,14 @@ def _solve_set(
     heads = np.zeros(n, np.int64)
     kinds = np.zeros(n, np.int64)
     masks = board_masks(w, h)
+    queue = np.empty(hi - lo, np.int32)  # this set's own queue, and its layouts' codes beside
+    held = np.empty(hi - lo, np.uint64)  # (read in order, not from random places in `codes`)
     tail = 0
     for i in range(lo, hi):
         if _is_goal(codes[i], goal_masks, goal_bits):
             group[i] = tail
-            queue[lo + tail] = i
+            queue[tail] = i
+            held[tail] = codes[i]
             tail += 1
     parent = np.arange(max(tail, 1))
     head = 0
@@ -462,19 +465,21 @@ def _solve_set(
             if level == ends.shape[0]:
                 ends = np.concatenate((ends, np.zeros_like(ends)))
             ends[level] = tail
-        x = queue[lo + head]
+        x = queue[head]
+        code = held[head]
         head += 1
         label = _find(parent, group[x])
         found = neighbours(
-            codes[x], w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+            code, w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
         )
-        whole = _walk(codes[x], w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
+        whole = _walk(code, w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
         for k in range(found):
             j = lo + _walk_near(out[k], span[k, 0], span[k, 1], w, h, flat, steps, trail, whole)
             other = group[j]
             if other < 0:
                 group[j] = label
-                queue[lo + tail] = j
+                queue[tail] = j
+                held[tail] = out[k]
                 tail += 1
             elif other != label:
                 root = _find(parent, other)
@@ -484,7 +489,7 @@ def _solve_set(
     start = 0
     for d in range(level + 1):
         for q in range(start, ends[d]):
-            distance[queue[lo + q]] = d
+            distance[queue[q]] = d
         start = ends[d]
     for i in range(lo, hi):
         if group[i] >= 0:
@@ -494,20 +499,22 @@ def _solve_set(
         if group[i] >= 0:
             continue
         group[i] = labels
-        queue[lo] = i
+        queue[0] = i
+        held[0] = codes[i]
         head, tail = 0, 1
         while head < tail:
-            x = queue[lo + head]
+            code = held[head]
             head += 1
             found = neighbours(
-                codes[x], w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+                code, w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
             )
-            whole = _walk(codes[x], w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
+            whole = _walk(code, w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
             for k in range(found):
                 j = lo + _walk_near(out[k], span[k, 0], span[k, 1], w, h, flat, steps, trail, whole)
                 if group[j] < 0:
                     group[j] = labels
-                    queue[lo + tail] = j
+                    queue[tail] = j
+                    held[tail] = out[k]
                     tail += 1
         labels += 1
     renumber = np.full(labels, -1, np.int64)
@@ -523,7 +530,7 @@ def _solve_set(
 
 @njit(cache=True, parallel=True)
 def solve_all(
-    codes, w, h, counts, sets, offsets, order, tabs, goal_masks, goal_bits, group, distance, queue
+    codes, w, h, counts, sets, offsets, order, tabs, goal_masks, goal_bits, group, distance
 ):
     """:func:`_solve_set` for every piece set, taken in `order` as in :func:`enumerate_all`; returns groups per
     set."""
@@ -532,7 +539,7 @@ def solve_all(
         s = order[q]
         groups[s] = _solve_set(
             codes, offsets[s], offsets[s + 1], w, h, counts, sets[s, 0], sets[s, 1], sets[s, 2],
-            tabs, goal_masks, goal_bits, group, distance, queue,
+            tabs, goal_masks, goal_bits, group, distance,
         )  # fmt: skip
     return groups
 
