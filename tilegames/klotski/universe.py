@@ -300,9 +300,8 @@ def compute_arrays(
     say("enumerate", 0.0)
     counts, sets, sizes = piece_sets(width, height, min_empty)
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    order = np.argsort(
-        -sizes, kind="stable"
-    )  # biggest first, each thread taking the next when free
+    # biggest first; with a chunk size of 1 each thread takes the next piece set when it is free
+    order = np.argsort(-sizes, kind="stable")
     codes = np.empty(int(offsets[-1]), dtype=np.uint64)
     with numba.parallel_chunksize(1):
         uk.enumerate_all(width, height, counts, piece_code, sets, offsets, order, codes)
