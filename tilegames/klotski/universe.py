@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from tilegames.common import cache_directory
 from tilegames.klotski import universe_kernels as uk
 from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key
@@ -170,17 +171,6 @@ class Universe:
         return data
 
 
-def cache_directory(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """The cache directory: `explicit`, else $TILEGAMES_CACHE, else the user cache directory of tilegames."""
-    if explicit is not None:
-        return Path(explicit)
-    if os.environ.get("TILEGAMES_CACHE"):
-        return Path(os.environ["TILEGAMES_CACHE"])
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("tilegames"))
-
-
 def universe(
     width: int = 4,
     height: int = 5,
@@ -294,18 +284,6 @@ def piece_sets(
     return counts, sets, sizes
 
 
-def _bins(sizes: np.ndarray, threads: int) -> np.ndarray:
-    """Piece sets dealt to `threads` threads, biggest first to the least loaded (rows padded with -1)."""
-    load = [0] * threads
-    dealt: list[list[int]] = [[] for _ in range(threads)]
-    for s in np.argsort(-sizes, kind="stable"):
-        t = load.index(min(load))
-        dealt[t].append(int(s))
-        load[t] += int(sizes[s])
-    width = max(1, max(len(d) for d in dealt))
-    return np.array([d + [-1] * (width - len(d)) for d in dealt], dtype=np.int64)
-
-
 def compute_arrays(
     width: int,
     height: int,
@@ -322,19 +300,20 @@ def compute_arrays(
     say("enumerate", 0.0)
     counts, sets, sizes = piece_sets(width, height, min_empty)
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
-    bins = _bins(sizes, numba.get_num_threads())
+    # biggest first; with a chunk size of 1 each thread takes the next piece set when it is free
+    order = np.argsort(-sizes, kind="stable")
     codes = np.empty(int(offsets[-1]), dtype=np.uint64)
-    uk.enumerate_all(width, height, counts, piece_code, sets, offsets, bins, codes)
+    with numba.parallel_chunksize(1):
+        uk.enumerate_all(width, height, counts, piece_code, sets, offsets, order, codes)
     say("enumerate", 1.0)
     say("search", 0.0)
     group = np.full(len(codes), -1, dtype=np.int32)
     distance = np.full(len(codes), -1, dtype=np.int16)
-    queue = np.empty(len(codes), dtype=np.int32)
-    groups_per_set = uk.solve_all(
-        codes, width, height, counts, sets, offsets, bins, (piece_code, piece_mask, halo),
-        t.goal_masks, t.goal_bits, group, distance, queue,
-    )  # fmt: skip
-    del queue
+    with numba.parallel_chunksize(1):
+        groups_per_set = uk.solve_all(
+            codes, width, height, counts, sets, offsets, order, (piece_code, piece_mask, halo),
+            t.goal_masks, t.goal_bits, group, distance,
+        )  # fmt: skip
     first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
     first = uk.first_layouts(group, offsets, first_group)
     order_of = np.empty(len(first), dtype=np.int64)

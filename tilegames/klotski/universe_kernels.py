@@ -9,7 +9,8 @@ from ``counts[cell, cover, big, horizontal, vertical, singles]``: the tilings of
 pieces of each shape are still to place (the remaining cells are empty).
 
 A move keeps the piece set, so every group lies inside one piece set: the piece sets are solved independently,
-spread over the threads, each in its own slice of the shared arrays (no locks, no races).
+spread over the threads biggest first (each thread takes the next set when it is free), each in its own slice of
+the shared arrays (no locks, no races).
 """
 
 from __future__ import annotations
@@ -118,13 +119,75 @@ def rank(code, w, h, counts, hh, vv, ss):
 
 
 @njit(cache=True, inline="always")
-def _rank_near(code, lo, hi, w, h, counts, trail, whole):
+def _walk(code, w, h, flat, steps, start, stop, cover, st, hh, vv, ss, trail, keep):
+    """:func:`_contribution` on one piece set's flattened counts ``flat[cell, cover, state]``.
+
+    The state index ``st`` folds (big, horizontal, vertical, singles) left into one number; placing a piece
+    subtracts its stride (``steps``: big, horizontal, vertical; a single's is 1), so each look-up is one index
+    instead of six. Row i of `trail` gets (rank so far, cover, st, horizontal, vertical, singles).
+    """
+    n = w * h
+    below = 1 << (w - 1)
+    full = 1 | below | (below << 1)
+    sb, sh, sv = steps[0], steps[1], steps[2]
+    r = 0
+    for i in range(start, stop):
+        if keep:
+            trail[i, 0], trail[i, 1], trail[i, 2] = r, cover, st
+            trail[i, 3], trail[i, 4], trail[i, 5] = hh, vv, ss
+        if cover & 1:
+            cover >>= 1
+            continue
+        t = np.int64((code >> np.uint64(3 * (n - 1 - i))) & SEVEN)
+        rest = cover >> 1
+        if t >= 1:
+            r += flat[i + 1, rest, st]
+            if t >= 2 and ss > 0:
+                r += flat[i + 1, rest, st - 1]
+            if t >= 3 and hh > 0 and i % w + 1 < w and not cover & 2:
+                r += flat[i + 1, rest | 1, st - sh]
+            if t >= 4 and vv > 0 and i // w + 1 < h:
+                r += flat[i + 1, rest | below, st - sv]
+        if t == 0:
+            cover = rest
+        elif t == 1:
+            ss -= 1
+            st -= 1
+            cover = rest
+        elif t == 2:
+            hh -= 1
+            st -= sh
+            cover = rest | 1
+        elif t == 3:
+            vv -= 1
+            st -= sv
+            cover = rest | below
+        else:
+            st -= sb
+            cover = rest | full
+    if keep:
+        trail[stop, 0] = r
+    return r
+
+
+@njit(cache=True, inline="always")
+def _walk_near(code, lo, hi, w, h, flat, steps, trail, whole):
     """The rank of `code`, a layout equal to the one `trail` was made for (of rank `whole`) outside cells lo..hi-1."""
-    part = _contribution(
-        code, w, h, counts, lo, hi, trail[lo, 1], trail[lo, 2], trail[lo, 3], trail[lo, 4], trail[lo, 5],
+    part = _walk(
+        code, w, h, flat, steps, lo, hi, trail[lo, 1], trail[lo, 2], trail[lo, 3], trail[lo, 4], trail[lo, 5],
         trail, False,
     )  # fmt: skip
     return whole - (trail[hi, 0] - trail[lo, 0]) + part
+
+
+@njit(cache=True)
+def flat_counts(counts, hh, vv, ss):
+    """This piece set's corner of `counts` as ``flat[cell, cover, state]``, the strides, and the start state."""
+    corner = counts[:, :, :, : hh + 1, : vv + 1, : ss + 1].copy()
+    flat = corner.reshape((corner.shape[0], corner.shape[1], -1))
+    steps = np.array([(hh + 1) * (vv + 1) * (ss + 1), (vv + 1) * (ss + 1), ss + 1], np.int64)
+    start = steps[0] + hh * steps[1] + vv * steps[2] + ss
+    return flat, steps, start
 
 
 @njit(cache=True)
@@ -243,15 +306,14 @@ def _enumerate_set(w, h, counts, piece_code, hh, vv, ss, out, start):
 
 
 @njit(cache=True, parallel=True)
-def enumerate_all(w, h, counts, piece_code, sets, offsets, bins, out):
-    """Every layout of every piece set, each set at its offset; `bins[t]` lists the sets thread t writes."""
-    for t in prange(bins.shape[0]):
-        for s in bins[t]:
-            if s < 0:
-                continue
-            _enumerate_set(
-                w, h, counts, piece_code, sets[s, 0], sets[s, 1], sets[s, 2], out, offsets[s]
-            )
+def enumerate_all(w, h, counts, piece_code, sets, offsets, order, out):
+    """Every layout of every piece set, each set at its offset, the sets taken in `order` (biggest first: with
+    a parallel chunk size of 1 each thread takes the next set when it is free)."""
+    for q in prange(order.shape[0]):
+        s = order[q]
+        _enumerate_set(
+            w, h, counts, piece_code, sets[s, 0], sets[s, 1], sets[s, 2], out, offsets[s]
+        )
 
 
 @njit(cache=True, inline="always")
@@ -365,7 +427,7 @@ def _find(parent, x):
 
 @njit(cache=True)
 def _solve_set(
-    codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance, queue
+    codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance
 ):
     """Group the layouts codes[lo:hi] of one piece set and give each its distance to the nearest exit layout.
 
@@ -376,20 +438,21 @@ def _solve_set(
     """
     piece_code, piece_mask, halo = tabs
     n = w * h
-    counts = counts[
-        :, :, :, : hh + 1, : vv + 1, : ss + 1
-    ].copy()  # this set's corner, to stay in cache
+    flat, steps, st0 = flat_counts(counts, hh, vv, ss)  # this set's corner, to stay in cache
     out = np.zeros(n * n + 4 * n, np.uint64)
     span = np.zeros((n * n + 4 * n, 2), np.int64)
     trail = np.zeros((n + 1, 6), np.int64)
     heads = np.zeros(n, np.int64)
     kinds = np.zeros(n, np.int64)
     masks = board_masks(w, h)
+    queue = np.empty(hi - lo, np.int32)  # this set's own queue, and its layouts' codes beside
+    held = np.empty(hi - lo, np.uint64)  # (read in order, not from random places in `codes`)
     tail = 0
     for i in range(lo, hi):
         if _is_goal(codes[i], goal_masks, goal_bits):
             group[i] = tail
-            queue[lo + tail] = i
+            queue[tail] = i
+            held[tail] = codes[i]
             tail += 1
     parent = np.arange(max(tail, 1))
     head = 0
@@ -402,19 +465,21 @@ def _solve_set(
             if level == ends.shape[0]:
                 ends = np.concatenate((ends, np.zeros_like(ends)))
             ends[level] = tail
-        x = queue[lo + head]
+        x = queue[head]
+        code = held[head]
         head += 1
         label = _find(parent, group[x])
         found = neighbours(
-            codes[x], w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+            code, w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
         )
-        whole = _contribution(codes[x], w, h, counts, 0, n, 0, 1, hh, vv, ss, trail, True)
+        whole = _walk(code, w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
         for k in range(found):
-            j = lo + _rank_near(out[k], span[k, 0], span[k, 1], w, h, counts, trail, whole)
+            j = lo + _walk_near(out[k], span[k, 0], span[k, 1], w, h, flat, steps, trail, whole)
             other = group[j]
             if other < 0:
                 group[j] = label
-                queue[lo + tail] = j
+                queue[tail] = j
+                held[tail] = out[k]
                 tail += 1
             elif other != label:
                 root = _find(parent, other)
@@ -424,7 +489,7 @@ def _solve_set(
     start = 0
     for d in range(level + 1):
         for q in range(start, ends[d]):
-            distance[queue[lo + q]] = d
+            distance[queue[q]] = d
         start = ends[d]
     for i in range(lo, hi):
         if group[i] >= 0:
@@ -434,20 +499,22 @@ def _solve_set(
         if group[i] >= 0:
             continue
         group[i] = labels
-        queue[lo] = i
+        queue[0] = i
+        held[0] = codes[i]
         head, tail = 0, 1
         while head < tail:
-            x = queue[lo + head]
+            code = held[head]
             head += 1
             found = neighbours(
-                codes[x], w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
+                code, w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
             )
-            whole = _contribution(codes[x], w, h, counts, 0, n, 0, 1, hh, vv, ss, trail, True)
+            whole = _walk(code, w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
             for k in range(found):
-                j = lo + _rank_near(out[k], span[k, 0], span[k, 1], w, h, counts, trail, whole)
+                j = lo + _walk_near(out[k], span[k, 0], span[k, 1], w, h, flat, steps, trail, whole)
                 if group[j] < 0:
                     group[j] = labels
-                    queue[lo + tail] = j
+                    queue[tail] = j
+                    held[tail] = out[k]
                     tail += 1
         labels += 1
     renumber = np.full(labels, -1, np.int64)
@@ -463,18 +530,17 @@ def _solve_set(
 
 @njit(cache=True, parallel=True)
 def solve_all(
-    codes, w, h, counts, sets, offsets, bins, tabs, goal_masks, goal_bits, group, distance, queue
+    codes, w, h, counts, sets, offsets, order, tabs, goal_masks, goal_bits, group, distance
 ):
-    """:func:`_solve_set` for every piece set, thread t taking the sets `bins[t]`; returns groups per set."""
+    """:func:`_solve_set` for every piece set, taken in `order` as in :func:`enumerate_all`; returns groups per
+    set."""
     groups = np.zeros(sets.shape[0], np.int64)
-    for t in prange(bins.shape[0]):
-        for s in bins[t]:
-            if s < 0:
-                continue
-            groups[s] = _solve_set(
-                codes, offsets[s], offsets[s + 1], w, h, counts, sets[s, 0], sets[s, 1], sets[s, 2],
-                tabs, goal_masks, goal_bits, group, distance, queue,
-            )  # fmt: skip
+    for q in prange(order.shape[0]):
+        s = order[q]
+        groups[s] = _solve_set(
+            codes, offsets[s], offsets[s + 1], w, h, counts, sets[s, 0], sets[s, 1], sets[s, 2],
+            tabs, goal_masks, goal_bits, group, distance,
+        )  # fmt: skip
     return groups
 
 
