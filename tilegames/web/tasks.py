@@ -102,9 +102,13 @@ def slide_solve(text: str, timeout: float) -> dict[str, Any]:
 
     board = slide.Board.parse(text)
     fast = board.width * board.height > SLIDE_OPTIMAL_CELLS
+    partition = _partition(board.width, board.height)
     try:
         solution = _solved(
-            slide.solve(board, fast=fast, limits=slide.Limits(timeout=timeout)), text
+            slide.solve(
+                board, fast=fast, partition=partition, limits=slide.Limits(timeout=timeout)
+            ),
+            text,
         )
     except slide.SearchLimitError:
         # The optimal search ran out of time (a hard 4x4, or its pattern databases still being built):
@@ -117,6 +121,13 @@ def slide_solve(text: str, timeout: float) -> dict[str, Any]:
         "length": solution.length,
         "optimal": bool(solution.optimal),
     }
+
+
+def _partition(width: int, height: int) -> str | None:
+    """7-8 on a 4x4 when its tables are already cached (a request never builds them), else the default."""
+    from tilegames.slide.solve.pdb import tables_cached
+
+    return "7-8" if (width, height) == (4, 4) and tables_cached(4, 4, "7-8") else None
 
 
 @_guarded

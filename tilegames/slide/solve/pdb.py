@@ -361,6 +361,21 @@ def partition_for(
     return tuple(groups)
 
 
+def tables_cached(
+    width: int,
+    height: int,
+    partition: str,
+    *,
+    blank: int = 0,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> bool:
+    """Whether every table of `partition` is on disk and intact, so using it costs a load, never a build
+    (the arcade offers 7-8 on 4×4 only then: building it takes minutes)."""
+    directory = cache_directory(cache_dir)
+    groups = partition_for(width, height, blank, partition)
+    return all(PatternDatabase.load(width, height, blank, g, directory) is not None for g in groups)
+
+
 @functools.lru_cache(maxsize=4)
 def load_heuristic(
     width: int,
