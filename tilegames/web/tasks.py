@@ -33,6 +33,7 @@ def warm() -> dict[str, Any]:
     """Run each engine once on a tiny board, so its compiled kernels are built (or loaded from numba's
     disk cache) before the first player waits on them: on a fresh install that takes seconds."""
     import contextlib
+    import importlib
 
     from tilegames import klotski, link, slide
 
@@ -40,6 +41,8 @@ def warm() -> dict[str, Any]:
         # A 3x3 is solved in plain Python by default; ask for the kernel that 3x4 boards use.
         lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8"), heuristic="mdlc"),
         lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8"), fast=True),
+        # Once imported, the kernels serve every search (a fresh process searches in plain Python).
+        lambda: importlib.import_module("tilegames.klotski.kernels"),
         lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="moves"),
         lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="steps"),
         lambda: link.solve(link.deal(6, 4, 3, seed=0)),
