@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -31,11 +32,13 @@ COMMANDS: dict[str, list[str]] = {
 }
 
 
-def run_once(tree: Path | None, argv: list[str]) -> float:
-    """Wall seconds of one fresh `python -m tilegames ARGV` (from `tree` when given, else this tree)."""
+def run_once(tree: Path | None, argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU (user + system) seconds of one fresh `python -m tilegames ARGV` (from `tree` when
+    given, else this tree). CPU time barely depends on what else the machine runs; wall time does."""
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "tilegames", *argv],
@@ -44,11 +47,21 @@ def run_once(tree: Path | None, argv: list[str]) -> float:
         stdout=subprocess.DEVNULL,
         cwd=tempfile.gettempdir(),  # so `-m tilegames` does not pick up the current directory
     )
-    return time.perf_counter() - started
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def export(revision: str, into: Path) -> Path:
-    """The package of `revision`, exported (not checked out: no worktree is touched)."""
+def export(revision: str) -> Path:
+    """The package of `revision`, exported once into the temporary directory (not checked out: no worktree
+    is touched) and kept there, with numba's cache beside it, for the next run."""
+    sha = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", revision], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    into = Path(tempfile.gettempdir()) / f"tilegames-baseline-{sha[:12]}"
+    if (into / "tilegames").is_dir():
+        return into
+    into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(
         ["git", "-C", str(ROOT), "archive", revision, "tilegames"], check=True, capture_output=True
     ).stdout
@@ -63,21 +76,28 @@ def main() -> None:
         "--baseline", default="main", help="git revision to compare with ('' for none)"
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        trees: dict[str, Path | None] = {"this tree": None}
-        if args.baseline:
-            trees = {args.baseline: export(args.baseline, Path(scratch)), **trees}
-        print(f"{args.runs} fresh processes per cell, interleaved; min / median wall seconds")
-        print(f"{'command':<24}" + "".join(f"{name:>22}" for name in trees))
-        for label, argv in COMMANDS.items():
-            times: dict[str, list[float]] = {name: [] for name in trees}
-            for tree in trees.values():
-                run_once(tree, argv)  # fill numba's disk cache for this tree; not timed
-            for _ in range(args.runs):
-                for name, tree in trees.items():
-                    times[name].append(run_once(tree, argv))
-            cells = (f"{min(t):.3f} / {statistics.median(t):.3f}" for t in times.values())
-            print(f"{label:<24}" + "".join(f"{cell:>22}" for cell in cells), flush=True)
+    trees: dict[str, Path | None] = {"this tree": None}
+    if args.baseline:
+        trees = {args.baseline: export(args.baseline), **trees}
+    print(
+        f"{args.runs} fresh processes per cell, interleaved; seconds: wall min / median, CPU median"
+    )
+    print(f"{'command':<24}" + "".join(f"{name:>30}" for name in trees))
+    for label, argv in COMMANDS.items():
+        walls: dict[str, list[float]] = {name: [] for name in trees}
+        cpus: dict[str, list[float]] = {name: [] for name in trees}
+        for tree in trees.values():
+            run_once(tree, argv)  # fill numba's disk cache for this tree; not timed
+        for _ in range(args.runs):
+            for name, tree in trees.items():
+                wall, cpu = run_once(tree, argv)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+        cells = (
+            f"{min(walls[n]):.3f} / {statistics.median(walls[n]):.3f}, {statistics.median(cpus[n]):.3f}"
+            for n in trees
+        )
+        print(f"{label:<24}" + "".join(f"{cell:>30}" for cell in cells), flush=True)
 
 
 if __name__ == "__main__":
