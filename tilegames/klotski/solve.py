@@ -2,8 +2,10 @@
 
 The visited set is keyed on exact codes (:meth:`Board.key`, mirror folded by ``min(code, mirror code)``); the
 Zobrist hash only picks the hash-table slot, so two different positions are never merged and every answer is
-optimal. Boards of up to 21 cells run in a compiled kernel; larger ones fall back to the plain Python search
-(:func:`reference_search`), which is also the obviously right reference the tests compare against.
+optimal. Boards of up to 21 cells run in a compiled kernel (or, while a process has not loaded the kernels, in
+their plain-Python twin :mod:`tilegames.klotski.plain` for small searches: same answer, no numba start-up);
+larger ones fall back to the plain Python search (:func:`reference_search`), which is also the obviously right
+reference the tests compare against.
 """
 
 from __future__ import annotations
