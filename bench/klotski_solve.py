@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tilegames.klotski.kernels  # noqa: F401  # imported: solve() runs the kernels, not plain.py
 from tilegames.klotski import LAYOUTS, solve
 from tilegames.klotski.solve import reference_search
 

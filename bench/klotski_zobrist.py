@@ -11,6 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import tilegames.klotski.kernels  # noqa: F401  # imported: solve() runs the kernels, not plain.py
 from tilegames.klotski import LAYOUTS, zobrist
 from tilegames.klotski.solve import grid_neighbours, is_solved_grid, solve
 from tilegames.klotski.space import board_from_key, reachable

@@ -2,21 +2,23 @@
 
 The visited set is keyed on exact codes (:meth:`Board.key`, mirror folded by ``min(code, mirror code)``); the
 Zobrist hash only picks the hash-table slot, so two different positions are never merged and every answer is
-optimal. Boards of up to 21 cells run in a compiled kernel; larger ones fall back to the plain Python search
-(:func:`reference_search`), which is also the obviously right reference the tests compare against.
+optimal. Boards of up to 21 cells run in a compiled kernel (or, while a process has not loaded the kernels, in
+their plain-Python twin :mod:`tilegames.klotski.plain` for small searches: same answer, no numba start-up);
+larger ones fall back to the plain Python search (:func:`reference_search`), which is also the obviously right
+reference the tests compare against.
 """
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from tilegames.common import Clock, Limits, limits_of
 from tilegames.common import SearchLimitError as SearchLimitError  # space.py imports it from here
-from tilegames.klotski import kernels, zobrist
+from tilegames.klotski import plain
 from tilegames.klotski.board import (
     DIRECTIONS,
     SHAPES,
@@ -28,6 +30,9 @@ from tilegames.klotski.board import (
     move_count,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAX_KERNEL_CELLS = 21
 """Boards with more cells than this do not fit a 64-bit code and are searched in plain Python."""
 DEFAULT_MAX_STATES = 50_000_000
@@ -36,7 +41,11 @@ KERNEL_LIMIT_CAP = 2**62
 """Limits above this are passed to the kernels as this (they take an int64); no board comes near it."""
 DEFAULT_MAX_STATES_PYTHON = 500_000
 """Default limit of the plain Python search that boards over 21 cells fall back to (about 15 s)."""
-STEP_NAMES = "UDLR"  # the kernels' direction order
+PLAIN_MAX_STATES = 40_000
+"""A search first runs in plain Python, while numba's kernels are not loaded in the process, up to this many
+positions (~0.3 s; importing numba and loading the kernels costs ~0.6 s); past it, the kernels take over."""
+KERNELS = "tilegames.klotski.kernels"
+STEP_NAMES = plain.STEP_NAMES  # the kernels' direction order
 FLIP = str.maketrans("LR", "RL")
 
 
@@ -80,58 +89,62 @@ class Tables:
 
 @lru_cache(maxsize=32)
 def tables(width: int, height: int) -> Tables:
-    """The code, hash and mirror tables of a board size (computed once per size)."""
+    """The code, hash and mirror tables of a board size as NumPy arrays (computed once per size)."""
+    import numpy as np
+
     n = width * height
     if n > MAX_KERNEL_CELLS:
         raise ValueError(
             f"a {width}×{height} board has {n} cells; the kernels take at most {MAX_KERNEL_CELLS}"
         )
-    piece_code = np.zeros((5, n), dtype=np.uint64)
-    piece_hash = np.zeros((9, n), dtype=np.uint64)
-    mirror_cell = np.zeros((5, n), dtype=np.int64)
-    piece_mask = np.zeros((5, n), dtype=np.uint64)
-    step_to = np.full((5, n, 4), -1, dtype=np.int64)
-    for kind, (rows, columns) in SHAPES.items():
-        for cell in range(n):
-            row, column = divmod(cell, width)
-            piece_hash[4 + kind, cell] = zobrist.key(row, column, kind)
-            mirror_cell[kind, cell] = row * width + max(0, width - columns - column)
-            if row + rows > height or column + columns > width:
-                continue
-            code = value = mask = 0
-            for r in range(row, row + rows):
-                for c in range(column, column + columns):
-                    code |= kind << 3 * (n - 1 - (r * width + c))
-                    value ^= zobrist.key(r, c, kind)
-                    mask |= 1 << (r * width + c)
-            piece_code[kind, cell] = code
-            piece_hash[kind, cell] = value
-            piece_mask[kind, cell] = mask
-            for d, name in enumerate(STEP_NAMES):
-                dr, dc = DIRECTIONS[name]
-                r, c = row + dr, column + dc
-                if 0 <= r <= height - rows and 0 <= c <= width - columns:
-                    step_to[kind, cell, d] = r * width + c
-    halo = np.zeros((5, n), dtype=np.uint64)
-    for kind in SHAPES:
-        for cell in range(n):
-            for d in range(4):
-                if step_to[kind, cell, d] >= 0:
-                    halo[kind, cell] |= (
-                        piece_mask[kind, step_to[kind, cell, d]] & ~piece_mask[kind, cell]
-                    )
-    masks, bits = [], []
-    for column in exit_columns(width):
-        goal = int(piece_code[4, (height - 2) * width + column])
-        masks.append(sum(7 << 3 * (n - 1 - c) for c in range(n) if goal >> 3 * (n - 1 - c) & 7))
-        bits.append(goal)
+    t = plain.plain_tables(width, height)
     return Tables(
         width,
         height,
-        (piece_code, piece_hash, mirror_cell, piece_mask, step_to, halo),
-        np.array(masks, dtype=np.uint64),
-        np.array(bits, dtype=np.uint64),
+        (
+            np.array(t.piece_code, dtype=np.uint64),
+            np.array(t.piece_hash, dtype=np.uint64),
+            np.array(t.mirror_cell, dtype=np.int64),
+            np.array(t.piece_mask, dtype=np.uint64),
+            np.array(t.step_to, dtype=np.int64),
+            np.array(t.halo, dtype=np.uint64),
+        ),
+        np.array(t.goal_masks, dtype=np.uint64),
+        np.array(t.goal_bits, dtype=np.uint64),
     )
+
+
+def _search(
+    board: Board, start: int, metric: str, limit: int, clock: Clock, *, plain_first: bool
+) -> tuple[Any, Any, Any, int, int]:
+    """`kernels.search` from `start` to the first solved key; with `plain_first` in plain Python
+    (`plain.search`, the same answer) unless the search grows past PLAIN_MAX_STATES."""
+    steps = metric == "steps"
+    if plain_first:
+        t = plain.plain_tables(board.width, board.height)
+        cap = min(limit, PLAIN_MAX_STATES)
+        found = plain.search(start, t, steps, True, cap, clock.deadline)
+        if found[4] != 1 or cap == limit:
+            return found
+    import numpy as np
+
+    from tilegames.klotski import kernels
+
+    k = tables(board.width, board.height)
+    keys, parents, moves, goal, stop = kernels.search(
+        np.uint64(start),
+        k.width,
+        k.height,
+        steps,
+        True,
+        k.goal_masks,
+        k.goal_bits,
+        True,
+        min(limit, KERNEL_LIMIT_CAP),
+        k.kernel,
+        clock.deadline,
+    )
+    return keys, parents, moves, int(goal), int(stop)
 
 
 def solve(board: Board, metric: str = "moves", *, limits: Limits | None = None) -> Solution | None:
@@ -150,21 +163,12 @@ def solve(board: Board, metric: str = "moves", *, limits: Limits | None = None) 
     if big:
         path, visited = _reference(board, metric, clock)
         return None if path is None else _replay_keys(board, path, metric, visited)
-    t = tables(board.width, board.height)
     raw, mirrored = board.key(), board.mirror_key()
     start = min(raw, mirrored)
-    keys, parents, moves, goal, stop = kernels.search(
-        np.uint64(start),
-        t.width,
-        t.height,
-        metric == "steps",
-        True,
-        t.goal_masks,
-        t.goal_bits,
-        True,
-        min(limit, KERNEL_LIMIT_CAP),
-        t.kernel,
-        clock.deadline,
+    # Until numba's kernels are loaded in this process, a small search is done sooner without them.
+    plain_first = KERNELS not in sys.modules
+    keys, parents, moves, goal, stop = _search(
+        board, start, metric, limit, clock, plain_first=plain_first
     )
     if goal < 0:
         if stop:
@@ -187,7 +191,8 @@ def solve(board: Board, metric: str = "moves", *, limits: Limits | None = None) 
         steps = "".join(STEP_NAMES[code >> 2 * (length - 1 - i) & 3] for i in range(length))
         if flipped:
             kind = int(keys[parents[index]]) >> 3 * (n - 1 - source) & 7
-            source, target = int(t.kernel[2][kind, source]), int(t.kernel[2][kind, target])
+            mirror_cell = plain.plain_tables(board.width, board.height).mirror_cell[kind]
+            source, target = mirror_cell[source], mirror_cell[target]
             steps = steps.translate(FLIP)
         letter = heads.pop(source)
         heads[target] = letter

@@ -17,8 +17,7 @@ Hashes are for hash tables only: the solvers key their visited sets on the exact
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from typing import Any
 
 MAX_SIDE = 10
 """Largest board side the key table covers."""
@@ -131,8 +130,15 @@ KEYS: tuple[int, ...] = (
 )
 # fmt: on
 
-KEY_ARRAY = np.array(KEYS, dtype=np.uint64)
-"""The keys as a NumPy array for the compiled kernels, same layout as :data:`KEYS`."""
+
+def __getattr__(name: str) -> Any:
+    """``KEY_ARRAY``: the keys as a NumPy array for the compiled kernels, same layout as :data:`KEYS`
+    (made on first use, so that importing the board does not import NumPy)."""
+    if name == "KEY_ARRAY":
+        import numpy as np
+
+        return np.array(KEYS, dtype=np.uint64)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def key(row: int, column: int, occupant: int) -> int:

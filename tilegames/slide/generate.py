@@ -5,11 +5,13 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from tilegames.common import rng as make_rng
 from tilegames.slide.board import OPPOSITE, Board, InvalidBoardError, _check_size
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # 4×4 deals at a set distance walk back along an optimal solution, so the distance cannot exceed
 # the deal's own optimal length; beyond this few random deals reach it.
@@ -67,6 +69,8 @@ def scramble(board: Board, k: int, *, seed: int | random.Random | None = None) -
 @functools.lru_cache(maxsize=4)
 def distance_table(width: int, height: int) -> np.ndarray:
     """Optimal distance to the standard goal of every permutation (by Lehmer rank; −1 unsolvable)."""
+    import numpy as np  # not at import time: a 3x3 solve never needs it
+
     from tilegames.slide.solve import kernels
 
     if width * height > _BFS_CELLS:
@@ -80,6 +84,8 @@ def distance_table(width: int, height: int) -> np.ndarray:
 def _at_distance(
     width: int, height: int, distance: int, rng: random.Random, cache_dir: str | None
 ) -> Board:
+    import numpy as np
+
     from tilegames.slide.solve import kernels
 
     if distance < 0:
@@ -124,6 +130,7 @@ _WALK_NODES = 5_000_000
 
 def _walk_back(width: int, height: int, distance: int, rng: random.Random) -> Board:
     """Other sizes: random walks solved optimally (Manhattan + linear conflict, bounded search)."""
+
     from tilegames.common import Limits, SearchLimitError
     from tilegames.slide.solve import solve
 

@@ -33,12 +33,16 @@ def warm() -> dict[str, Any]:
     """Run each engine once on a tiny board, so its compiled kernels are built (or loaded from numba's
     disk cache) before the first player waits on them: on a fresh install that takes seconds."""
     import contextlib
+    import importlib
 
     from tilegames import klotski, link, slide
 
     exercises = (
-        lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8")),
+        # A 3x3 is solved in plain Python by default; ask for the kernel that 3x4 boards use.
+        lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8"), heuristic="mdlc"),
         lambda: slide.solve(slide.Board.parse("1 2 3/4 5 6/0 7 8"), fast=True),
+        # Once imported, the kernels serve every search (a fresh process searches in plain Python).
+        lambda: importlib.import_module("tilegames.klotski.kernels"),
         lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="moves"),
         lambda: klotski.solve(klotski.Board.parse("AAB/AAC/.DE/..F"), metric="steps"),
         lambda: link.solve(link.deal(6, 4, 3, seed=0)),
@@ -101,9 +105,13 @@ def slide_solve(text: str, timeout: float) -> dict[str, Any]:
 
     board = slide.Board.parse(text)
     fast = board.width * board.height > SLIDE_OPTIMAL_CELLS
+    partition = _partition(board.width, board.height)
     try:
         solution = _solved(
-            slide.solve(board, fast=fast, limits=slide.Limits(timeout=timeout)), text
+            slide.solve(
+                board, fast=fast, partition=partition, limits=slide.Limits(timeout=timeout)
+            ),
+            text,
         )
     except slide.SearchLimitError:
         # The optimal search ran out of time (a hard 4x4, or its pattern databases still being built):
@@ -116,6 +124,13 @@ def slide_solve(text: str, timeout: float) -> dict[str, Any]:
         "length": solution.length,
         "optimal": bool(solution.optimal),
     }
+
+
+def _partition(width: int, height: int) -> str | None:
+    """7-8 on a 4x4 when its tables are already cached (a request never builds them), else the default."""
+    from tilegames.slide.solve.pdb import tables_cached
+
+    return "7-8" if (width, height) == (4, 4) and tables_cached(4, 4, "7-8") else None
 
 
 @_guarded

@@ -8,7 +8,8 @@ import os
 from tilegames.common import Limits, SearchLimitError, limits_of
 from tilegames.slide.board import Board, goal_for
 from tilegames.slide.solve.common import Budget, Solution
-from tilegames.slide.solve.ida import solve_optimal
+from tilegames.slide.solve.small import MAX_CELLS as SMALL_CELLS
+from tilegames.slide.solve.small import solve_small
 
 __all__ = ["SearchLimitError", "Solution", "hint", "solve"]
 
@@ -52,6 +53,11 @@ def solve(
             partition=partition,
             cache_dir=cache_dir,
         )
+    if heuristic == "auto" and partition is None and board.width * board.height <= SMALL_CELLS:
+        # Plain Python answers a 3×3 in milliseconds, before numba and its kernels would even load.
+        return solve_small(board, target, Budget.of(limits.max_nodes, limits.timeout))
+    from tilegames.slide.solve.ida import solve_optimal
+
     default_limit = (
         limits.max_nodes is None and limits.timeout is None and board.width * board.height > 16
     )

@@ -7,11 +7,13 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from tilegames.common import SearchLimitError
 from tilegames.slide.board import Board
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Blank directions in the kernels (0 up, 1 down, 2 left, 3 right) name the tile's move the other way.
 TILE_LETTER = "DURL"
@@ -35,6 +37,8 @@ class Solution:
 
 def relabel(board: Board, goal: Board) -> tuple[np.ndarray, int]:
     """Each tile replaced by its goal cell (so the goal becomes the identity); and the blank's label."""
+    import numpy as np  # not at import time: a 3x3 solve never needs it
+
     where = np.empty(len(goal.tiles), np.int64)
     where[np.asarray(goal.tiles, np.int64)] = np.arange(len(goal.tiles), dtype=np.int64)
     return where[np.asarray(board.tiles, np.int64)], goal.blank
@@ -69,6 +73,8 @@ def blank_cells(start: int, directions: Sequence[int] | np.ndarray, width: int) 
 
 def corner_transform(width: int, height: int, blank: int) -> np.ndarray | None:
     """A flip or half turn (cell map) taking the goal blank cell `blank` to cell 0, if it is a corner."""
+    import numpy as np  # not at import time: a 3x3 solve never needs it
+
     r, c = divmod(blank, width)
     if r not in (0, height - 1) or c not in (0, width - 1):
         return None
@@ -83,6 +89,8 @@ def corner_transform(width: int, height: int, blank: int) -> np.ndarray | None:
 
 def transform_state(state: np.ndarray, cell_map: np.ndarray) -> np.ndarray:
     """The relabelled state seen through a symmetry: the tile of cell p goes to T(p), named T(label)."""
+    import numpy as np  # not at import time: a 3x3 solve never needs it
+
     out = np.empty_like(state)
     out[cell_map] = cell_map[state]
     return out

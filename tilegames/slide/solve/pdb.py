@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tilegames.common import Progress, cache_directory
-from tilegames.slide.solve import kernels, pdb_build, pdb_kernels, pdb_layers
+from tilegames.slide.solve import kernels, pdb_kernels
 
 _MAGIC = b"TGPDB\x01"
 
@@ -102,6 +102,8 @@ class PatternDatabase:
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")
         factors, nbr = _factors(n, k), _neighbours(width, height)
         labels = np.array(cells, np.int64)
+        from tilegames.slide.solve import pdb_build  # only when building: loading never needs it
+
         builder = pdb_build.queue_table if method == "queue" else pdb_build.layered_table
         bar = (
             Progress(math.perm(n, k), f"pattern database {width}x{height} {k} tiles")
@@ -129,6 +131,8 @@ class PatternDatabase:
         order = np.array([where[c] for c in cells], np.int64)
         out = np.empty(self.entries, np.uint8)
         factors = _factors(n, len(cells))
+        from tilegames.slide.solve import pdb_layers  # only when deriving a table
+
         pdb_layers.mirror_table(self.table, len(cells), n, factors, cell_map, order, out)
         return type(self)(self.width, self.height, self.blank, tuple(cells), out)
 
@@ -359,6 +363,21 @@ def partition_for(
         groups.append(tuple(rest[start : start + size]))
         start += size
     return tuple(groups)
+
+
+def tables_cached(
+    width: int,
+    height: int,
+    partition: str,
+    *,
+    blank: int = 0,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> bool:
+    """Whether every table of `partition` is on disk and intact, so using it costs a load, never a build
+    (the arcade offers 7-8 on 4×4 only then: building it takes minutes)."""
+    directory = cache_directory(cache_dir)
+    groups = partition_for(width, height, blank, partition)
+    return all(PatternDatabase.load(width, height, blank, g, directory) is not None for g in groups)
 
 
 @functools.lru_cache(maxsize=4)
