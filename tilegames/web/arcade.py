@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 
 from tilegames.store import Best, Conflict, GameRow, Store, StoreError
 from tilegames.web import games
+from tilegames.web.games import deals
 from tilegames.web.limits import Limits, RateLimiter
 from tilegames.web.workers import WorkerError, Workers
 
@@ -212,6 +213,8 @@ class Arcade:
 
     async def create(self, request: Request) -> Response:
         params = await self.body(request)
+        if params.get("deal") is not None:  # a shared or restarted deal: exactly the same start
+            params = await run_in_threadpool(deals.request_of, params["deal"])
         game = games.adapter(params.get("game"))
         self.throttle(request)
         checked = await run_in_threadpool(game.params, params, self.limits)
@@ -258,6 +261,7 @@ class Arcade:
             "can_undo": row.plies > 0 and row.status == "playing",
             "best": asdict(best[0]) if best else None,
             "view": game.view(row),
+            "deal": game.deal_id(row),
             **game.state(row),
         }
         if row.record is not None:

@@ -27,7 +27,17 @@ class Error(BaseModel):
 
 
 class NewGame(BaseModel):
-    game: Literal["slide", "klotski", "link"]
+    game: Literal["slide", "klotski", "link"] | None = Field(
+        None, description="required unless `deal` is given"
+    )
+    deal: str | None = Field(
+        None,
+        description="a deal id (a game's `deal`, e.g. slide-4x4-d30-s42): a new game on exactly that deal;"
+        " the other fields are then ignored",
+    )
+    daily: bool | str | None = Field(
+        None, description="true (today, UTC) or a date YYYY-MM-DD: that day's daily puzzle"
+    )
     width: int | None = Field(None, description="slide 2..10; link 2..30")
     height: int | None = Field(None, description="slide 2..10; link 2..16")
     distance: int | None = Field(
@@ -119,6 +129,11 @@ class Game(BaseModel):
     can_undo: bool
     steps: int | None = Field(None, description="klotski: cells moved (the unit-step metric)")
     best: Best | None
+    deal: str | None = Field(
+        None,
+        description='the deal\'s id: POST it as {"deal": ...} for a new game on the same start (null only'
+        " for games stored before deals were named)",
+    )
     view: dict[str, Any] = Field(
         description="the game's picture: tiles, pieces and legal moves, or the grid"
     )
