@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { errorText, lang, t } from "./i18n.js";
-import { el, svg } from "./ui.js";
+import { el, orDash, svg } from "./ui.js";
 
 export const playbackDelay = 420;
 export const winTitle = "win.escaped";
@@ -90,7 +90,7 @@ export function extra(state) {
   const parts = [];
   if (state.steps !== undefined) parts.push(t("stat.steps", { n: state.steps }));
   if (state.optimal !== null && state.optimal !== undefined) parts.push(t("stat.optimal", { n: state.optimal }));
-  if (state.best) parts.push(t("stat.best", { n: state.best.fewest_moves }));
+  if (state.best) parts.push(t("stat.best", { n: orDash(state.best.fewest_moves) }));
   return parts.join(" · ");
 }
 

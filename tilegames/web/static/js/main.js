@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { GameScreen } from "./game.js";
 import { applyLang, errorText, lang, setLang, t } from "./i18n.js";
-import { clock, el } from "./ui.js";
+import { clock, el, orDash } from "./ui.js";
 import * as slide from "./slide.js";
 import * as klotski from "./klotski.js";
 import * as link from "./link.js";
@@ -79,9 +79,9 @@ async function fillBest(best) {
               el("td", { text: variantText(r), "data-label": r.label ?? "" }),
               el("td", { text: String(r.played), class: "wide" }),
               el("td", { text: String(r.unassisted), class: "wide" }),
-              el("td", { text: r.fewest_moves === null || r.fewest_moves === undefined ? "–" : String(r.fewest_moves) }),
-              el("td", { text: r.fastest_seconds === null || r.fastest_seconds === undefined ? "–" : clock(r.fastest_seconds) }),
-              el("td", { text: r.top_score === null || r.top_score === undefined ? "–" : String(r.top_score) }),
+              el("td", { text: orDash(r.fewest_moves) }),
+              el("td", { text: orDash(r.fastest_seconds, clock) }),
+              el("td", { text: orDash(r.top_score) }),
             ),
           ),
         ),
@@ -95,7 +95,9 @@ async function fillBest(best) {
 async function route({ keep = null } = {}) {
   screen?.destroy();
   screen = null;
-  const name = location.hash.replace(/^#\/?/, "");
+  // #/slide, #/slide?deal=slide-4x4-s42 (a shared deal), #/slide?daily=1 (today's daily puzzle)
+  const [name, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
+  const asked = new URLSearchParams(query);
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.classList.toggle("active", a.dataset.nav === name);
     if (a.dataset.nav === name) a.setAttribute("aria-current", "page");
@@ -107,7 +109,8 @@ async function route({ keep = null } = {}) {
   const current = new GameScreen(app, name, game, await catalog());
   screen = current;
   document.title = `${t(`game.${name}`)} · tilegames`;
-  await current.start(keep?.game === name ? keep : null);
+  const deal = asked.get("deal") ?? (asked.has("daily") ? `${name}-daily-${new Date().toISOString().slice(0, 10)}` : null);
+  await current.start(keep?.game === name ? keep : null, deal);
 }
 
 document.querySelector("[data-lang-switch]").addEventListener("click", () => {

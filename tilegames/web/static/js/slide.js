@@ -1,7 +1,7 @@
 // 数字华容道: click or tap a tile in line with the blank (a whole row or column slides), or use the arrow keys.
 
 import { t } from "./i18n.js";
-import { el, svg } from "./ui.js";
+import { el, orDash, svg } from "./ui.js";
 
 const CELL = 100;
 const GAP = 6;
@@ -53,7 +53,7 @@ export function settings(catalog) {
 export function extra(state) {
   const parts = [];
   if (state.optimal !== null && state.optimal !== undefined) parts.push(t("stat.optimal", { n: state.optimal }));
-  if (state.best) parts.push(t("stat.best", { n: state.best.fewest_moves }));
+  if (state.best) parts.push(t("stat.best", { n: orDash(state.best.fewest_moves) }));
   return parts.join(" · ");
 }
 
