@@ -47,10 +47,19 @@ async function home() {
   }
 }
 
-/** A best entry's size or layout in words: the server's `label` when it sends one. */
+/** A best entry's size or layout in words, in the page's language (the server's English `label` otherwise). */
 function variantText(row) {
+  const v = row.variant;
+  let m;
+  if ((m = /^daily (\d{4}-\d\d-\d\d)$/.exec(v))) return t("label.daily", { date: m[1] });
+  if (row.game === "slide" && (m = /^(\d+)x(\d+)(?: d(\d+))?$/.exec(v)))
+    return `${m[1]}×${m[2]}` + (m[3] === undefined ? "" : t("label.distance", { n: m[3] }));
+  if (row.game === "link" && (m = /^(\d+)x(\d+) k(\d+)( gravity)?$/.exec(v)))
+    return [`${m[1]}×${m[2]}`, t("label.kinds", { n: m[3] }), m[4] ? t("label.gravity") : null].filter(Boolean).join(" · ");
+  if (row.game === "klotski" && (m = /^Level (\d+)$/.exec(v))) return t("label.level", { n: m[1] });
+  if (v.startsWith("custom ")) return t("best.custom");
   if (typeof row.label === "string" && row.label) return row.label;
-  return row.variant.startsWith("custom ") ? t("best.custom") : row.variant.replace(/(\d)x(\d)/g, "$1×$2");
+  return v.replace(/(\d)x(\d)/g, "$1×$2");
 }
 
 async function fillBest(best) {
