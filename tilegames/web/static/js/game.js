@@ -5,6 +5,7 @@
 
 import { api, ApiError } from "./api.js";
 import { help } from "./help.js";
+import { progressLine, progressOf } from "./progress.js";
 import { errorText, t } from "./i18n.js";
 import { clock, confirm, copyText, dialog, el, orDash, rowsList, sleep, toast } from "./ui.js";
 
@@ -54,6 +55,7 @@ export class GameScreen {
     this.board.addEventListener("pointerdown", () => this.stopPlayback(), true);
     this.cover = el("button", { type: "button", class: "cover", "data-cover": "", hidden: true, onclick: () => this.togglePause() }, t("msg.paused"));
     this.message = el("p", { class: "message", "data-message": "", role: "status" });
+    this.progressOut = el("span", { class: "progress", "data-progress": "" });
     this.root.replaceChildren(
       el(
         "section",
@@ -66,7 +68,8 @@ export class GameScreen {
         el("div", { class: "status" },
           el("span", {}, `${t("stat.moves")} `, this.movesOut),
           el("span", {}, `${t("stat.time")} `, this.timeOut),
-          el("span", { class: "extra" }, this.extraOut)),
+          el("span", { class: "extra" }, this.extraOut),
+          this.progressOut),
         el("div", { class: "controls" },
           el("div", { class: "toolbar", role: "toolbar", "aria-label": t(`${this.game}.title`) },
             this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton),
@@ -126,6 +129,7 @@ export class GameScreen {
       const state = await api.create({ game: this.game, ...chosen });
       localStorage.setItem(this.key, state.id);
       if (!params?.deal) localStorage.setItem(`${this.key}.settings`, JSON.stringify(chosen));
+      if (params && !params.deal) this.settings.restore?.(chosen); // "next rung": the settings follow
       this.show(state);
       this.say("");
     } catch (error) {
@@ -173,6 +177,7 @@ export class GameScreen {
     this.spec.render(state, this);
     this.buttons();
     this.tick();
+    if (state.variant !== this.progressVariant || state.status === "won") this.refreshProgress();
     if (state.status === "won" && !quiet) this.won();
   }
 
@@ -184,6 +189,18 @@ export class GameScreen {
     this.solveButton.disabled = !playing && !this.playing;
     this.pauseButton.disabled = !playing;
     this.restartButton.hidden = typeof this.state?.deal !== "string";
+  }
+
+  /** Read the player's progress again: the line for this variant, and the game's own marks (ladder, levels). */
+  async refreshProgress() {
+    const variant = this.state.variant;
+    this.progressVariant = variant;
+    const progress = await progressOf(this.game);
+    this.progress = progress;
+    if (this.state?.variant !== variant) return;
+    this.progressOut.textContent = progressLine(progress[variant]);
+    this.progressOut.dataset.variant = variant;
+    this.spec.decorate?.(progress, this);
   }
 
   /** The seconds to show: the server's count, plus the time since it answered, capped as the server caps it. */
@@ -434,8 +451,11 @@ export class GameScreen {
     this.say(t("msg.solved"), "win");
     const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), this.share(s));
     const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
-    const answer = await dialog(title, body, [[t("btn.new"), "new"], [t("btn.close"), "close"]], { kind: "win", fallback: this.newButton });
+    const next = this.spec.next?.(s, this.catalog) ?? null; // the next level or rung: {label, params}
+    const actions = [...(next ? [[t(next.label), "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
+    const answer = await dialog(title, body, actions, { kind: "win", fallback: this.newButton });
     if (answer === "new") this.newGame({ ask: false });
+    if (answer === "next") this.newGame({ ask: false, params: next.params });
   }
 
   /** The win card's share text (the result and the deal's address) with a copy button; null without a deal. */

@@ -38,8 +38,10 @@ async function home() {
       el("span", { class: "blurb", text: t(`blurb.${key}`) }),
     ),
   );
+  const daily = el("nav", { class: "daily", "aria-label": t("daily.title") }, el("h2", { text: t("daily.title") }),
+    Object.keys(GAMES).map((key) => el("a", { href: `#/${key}?daily=1`, "data-daily": key, text: t(`game.${key}`) })));
   const best = el("section", { class: "best", "data-best": "" }, el("h2", { text: t("best.title") }), el("p", { text: "…" }));
-  app.replaceChildren(el("section", { class: "home" }, el("h1", { class: "sr-only", text: t("app.title") }), el("div", { class: "cards" }, cards), best));
+  app.replaceChildren(el("section", { class: "home" }, el("h1", { class: "sr-only", text: t("app.title") }), el("div", { class: "cards" }, cards), daily, best));
   try {
     await fillBest(best);
   } finally {
