@@ -67,9 +67,9 @@ def test_a_won_rung_offers_the_next_and_marks_the_ladder(play, server):
     play.page.wait_for_selector("[data-dialog-action=next]")
     play.page.click("[data-dialog-action=next]")
     play.game_id(other_than=game_id)
-    assert play.state()["variant"] == "3x3 d4"
+    assert play.state()["variant"] == "3x3 d5"
     play.page.wait_for_function(
-        "document.querySelector('[data-progress]').dataset.variant === '3x3 d4'"
+        "document.querySelector('[data-progress]').dataset.variant === '3x3 d5'"
     )
     marks = play.page.get_attribute("select[name=level] option[value='2']", "data-marks")
     assert marks == "✓★"

@@ -5,7 +5,7 @@ import { el, orDash, svg } from "./ui.js";
 import { marks } from "./progress.js";
 
 /** The ladder's rungs (exact distances) a size offers, up to its largest. */
-const RUNGS = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 25, 28, 31, 35, 40, 45, 50];
+const RUNGS = [2, 5, 10, 15, 20, 25, 31, 35, 40, 45, 50];
 const rungs = (top) => RUNGS.filter((d) => d <= top);
 
 const CELL = 100;
