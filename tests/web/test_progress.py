@@ -121,3 +121,15 @@ def test_progress_survives_reopening_the_database(tmp_path):
         ]  # fmt: skip
     finally:
         again.close()
+
+
+def test_the_progress_answer_matches_its_model(client):
+    from tilegames.web.models import Progress
+
+    me = player()
+    state = new(client, me, game="slide", width=3, height=3, distance=1, seed=8)
+    play(client, state, [one_move(state["board"])])
+    answer = client.get("/api/progress", headers={"X-Player": me}).json()
+    Progress.model_validate(answer)
+    assert client.get("/api/progress").json() == {"player": None, "progress": []}
+    assert "/api/progress" in client.get("/openapi.json").json()["paths"]

@@ -168,6 +168,22 @@ class BestList(BaseModel):
     best: list[Best]
 
 
+class ProgressEntry(BaseModel):
+    game: str
+    variant: str = Field(
+        description="a Klotski level, a sliding-puzzle rung (3x3 d20), a Lianliankan size"
+    )
+    solved: int = Field(description="wins without solver playback")
+    star: bool = Field(description="won with no help in at most the optimal number of moves")
+    fewest_moves: int | None = Field(description="the player's fewest moves (none for link)")
+    top_score: int | None = Field(description="link: the player's top score")
+
+
+class Progress(BaseModel):
+    player: str | None = Field(description="the X-Player header, null when none was sent")
+    progress: list[ProgressEntry]
+
+
 class Health(BaseModel):
     ok: bool = Field(description="true only when the store can write (a row committed, room left)")
     store: str = Field(description="ok, storage_full or storage_unavailable")
@@ -186,5 +202,6 @@ MODELS: tuple[type[BaseModel], ...] = (
     Hint,
     Solution,
     BestList,
+    Progress,
     Health,
 )
