@@ -4,6 +4,8 @@ ladder's next rung on the win card, the daily puzzle from the home screen."""
 from __future__ import annotations
 
 import datetime
+import importlib.util
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +23,14 @@ PLAY = """async ([id, moves]) => {
   }
   return 'ok';
 }"""
+
+
+def a11y():
+    """tests/browser/test_a11y.py as a module (its axe helper `serious`): test modules are not a package."""
+    spec = importlib.util.spec_from_file_location("a11y", Path(__file__).with_name("test_a11y.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def open_levels(page):
@@ -82,3 +92,25 @@ def test_the_daily_puzzle_opens_from_the_home_screen(play, server):
     today = datetime.datetime.now(datetime.UTC).date().isoformat()
     assert play.state()["variant"] == f"daily {today}"
     assert play.page.url.endswith(f"#/link?deal=link-daily-{today}")
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+def test_the_level_screen_and_home_pass_axe(browser, server, locale):
+    serious = a11y().serious
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale=locale, bypass_csp=True
+    )
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/#/klotski")
+        page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+        open_levels(page)
+        assert serious(page) == []
+        page.keyboard.press("Escape")
+        page.goto(f"{server.url}/#/")
+        page.wait_for_selector("[data-best][data-loaded]")
+        assert page.query_selector("[data-daily=slide]") is not None
+        assert serious(page) == []
+    finally:
+        context.close()

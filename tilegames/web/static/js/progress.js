@@ -49,8 +49,10 @@ export async function levelScreen(levels, fallback) {
       el("span", { class: "marks", "aria-label": entry?.star ? t("progress.star") : entry?.solved ? t("progress.solved", { n: entry.solved }) : "", text: marks(entry) || " " }));
   });
   const solved = levels.filter((l) => done[l.name]?.solved).length;
-  const body = el("div", {}, el("p", { text: t("levels.count", { n: solved, of: levels.length }) }), el("div", { class: "levels", "data-levels": "" }, cards));
-  await dialog(t("levels.title"), body, [[t("btn.close"), "close"]], { kind: "levels", fallback });
+  const body = el("div", {}, el("p", { text: t("levels.count", { n: solved, of: levels.length }) }), el("div", { class: "level-grid", "data-levels": "" }, cards));
+  const closed = dialog(t("levels.title"), body, [[t("btn.close"), "close"]], { kind: "levels", fallback });
+  (cards.find((card) => !card.dataset.solved) ?? cards[0])?.focus(); // start at the first level not yet solved
+  await closed;
   return chosen;
 }
 
