@@ -48,7 +48,7 @@ def test_page_docs_and_openapi(client):
         for method in item
         if method != "parameters"
     }
-    assert ("/api/games/{game_id}/moves", "POST") in routes and len(routes) == 11
+    assert ("/api/games/{game_id}/moves", "POST") in routes and len(routes) == 12  # + progress
     assert client.get("/api/health").json()["ok"] is True
 
 

@@ -92,3 +92,34 @@ def layout(text: str) -> Board:
         f"unknown layout name {key!r}: give a name such as 横刀立马 or heng-dao-li-ma "
         "(`tilegames klotski list` shows them all) or a layout such as ABBC/ABBC/DEEF/DGHF/I..J"
     )
+
+
+@dataclass(frozen=True)
+class PackLevel:
+    """One level of the generated pack: a layout with its proven optimal length (classic move count)."""
+
+    name: str
+    """"Level 37"."""
+    layout: str
+    """Its layout notation."""
+    optimal: int
+    """Its optimal solution length in moves, from the whole-space analysis (:func:`tilegames.klotski.universe`)."""
+
+
+def pack() -> tuple[PackLevel, ...]:
+    """The generated level pack (``pack.tsv``, made by ``scripts/klotski_pack.py``), easiest first."""
+    text = resources.files("tilegames.klotski").joinpath("pack.tsv").read_text(encoding="utf-8")
+    header, *body = [line.split("\t") for line in text.splitlines() if line]
+    if header != ["name", "layout", "optimal"]:
+        raise LayoutError(f"pack.tsv has header {header}, expected name, layout, optimal")
+    return tuple(PackLevel(name, layout, int(optimal)) for name, layout, optimal in body)
+
+
+def named_optimal() -> dict[str, int | None]:
+    """Each named layout's optimal length in moves by alias (``named_optimal.tsv``, made by
+    ``scripts/klotski_named_optimal.py``; None: no solution): the level screen shows them without solving at server start."""
+    text = resources.files("tilegames.klotski").joinpath("named_optimal.tsv").read_text("utf-8")
+    header, *body = [line.split("\t") for line in text.splitlines() if line]
+    if header != ["alias", "optimal"]:
+        raise LayoutError(f"named_optimal.tsv has header {header}, expected alias, optimal")
+    return {alias: None if optimal == "-" else int(optimal) for alias, optimal in body}

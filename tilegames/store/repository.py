@@ -496,6 +496,53 @@ class Store(GroupCommit):
             lambda: self._db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount > 0
         )
 
+    # Progress (per player).
+
+    def record_progress(
+        self, row: GameRow, player: str, *, score: int | None = None, now: float | None = None
+    ) -> None:
+        """Count a won game in its player's progress: solved unless the solver played it, a star when won with
+        no help in at most the optimal number of moves, the player's fewest moves and top score."""
+        if row.status != "won" or row.autoplay:
+            return
+        optimal = row.options.get("optimal")
+        star = int(not row.assisted and optimal is not None and row.moves_counted <= optimal)
+        moves = None if row.game == "link" else row.moves_counted  # Lianliankan: always tiles ÷ 2
+        self.run(
+            lambda: self._db.execute(
+                """INSERT INTO progress (player, game, variant, solved, star, fewest_moves, top_score,
+                       updated) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
+                   ON CONFLICT (player, game, variant) DO UPDATE SET solved = solved + 1,
+                       star = MAX(star, excluded.star),
+                       fewest_moves = MIN(COALESCE(fewest_moves, excluded.fewest_moves),
+                                          excluded.fewest_moves),
+                       top_score = MAX(COALESCE(top_score, excluded.top_score), excluded.top_score),
+                       updated = excluded.updated""",
+                (
+                    player,
+                    row.game,
+                    row.variant,
+                    star,
+                    moves,
+                    score,
+                    time.time() if now is None else now,
+                ),
+            )
+        )
+
+    def progress(self, player: str, game: str | None = None) -> list[dict[str, Any]]:
+        """A player's progress, per game and variant (read beside the writer)."""
+
+        def read(db: sqlite3.Connection) -> list[dict[str, Any]]:
+            query = "SELECT game, variant, solved, star, fewest_moves, top_score FROM progress"
+            query += (
+                " WHERE player = ?" + (" AND game = ?" if game else "") + " ORDER BY game, variant"
+            )
+            rows = db.execute(query, (player, game) if game else (player,)).fetchall()
+            return [{**dict(r), "star": bool(r["star"])} for r in rows]
+
+        return self.read(read)
+
     # Results.
 
     def best(self, game: str | None = None, variant: str | None = None) -> list[Best]:

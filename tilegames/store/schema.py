@@ -119,6 +119,22 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_abandoned ON games (status, updated);
     CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked REAL NOT NULL);
     """,
+    # 4: progress per player (no accounts: a random id the browser keeps), per game and variant (a Klotski
+    # level, a sliding-puzzle rung, a Lianliankan size): solved (wins without solver playback), star (won with no
+    # help in the optimal number of moves), the player's own bests.
+    """
+    CREATE TABLE progress (
+        player TEXT NOT NULL,
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        solved INTEGER NOT NULL DEFAULT 0,
+        star INTEGER NOT NULL DEFAULT 0,
+        fewest_moves INTEGER,
+        top_score INTEGER,
+        updated REAL NOT NULL,
+        PRIMARY KEY (player, game, variant)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -128,6 +128,7 @@ def create_app(
         Route("/api/health", arcade.health),
         Route("/api/catalog", arcade.catalog),
         Route("/api/best", arcade.best),
+        Route("/api/progress", arcade.progress),
         Route("/api/games", arcade.create, methods=["POST"]),
         Route("/api/klotski/check", arcade.klotski_check, methods=["POST"]),
         Route("/api/games/{game_id}", arcade.show, methods=["GET"]),

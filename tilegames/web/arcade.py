@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import asdict
@@ -24,12 +26,16 @@ from starlette.responses import JSONResponse, Response
 
 from tilegames.store import Best, Conflict, GameRow, Store, StoreError
 from tilegames.web import games
+from tilegames.web.games import deals
 from tilegames.web.limits import Limits, RateLimiter
 from tilegames.web.workers import WorkerError, Workers
 
 #: A move checked against a game that moved on meanwhile is checked again this many times at most (only when
 #: the client did not say which ply it saw: then it wants the move on whatever the game is now).
 RECHECKS = 3
+
+#: A player id: no accounts, just a random id the page keeps in localStorage and sends as ``X-Player``.
+PLAYER = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 class ApiError(Exception):
@@ -210,8 +216,39 @@ class Arcade:
             {name: game.catalog(self.limits) for name, game in games.REGISTRY.items()}
         )
 
+    @staticmethod
+    def player(request: Request) -> str | None:
+        """The player id the page sends in ``X-Player`` (16–64 URL-safe characters), None when absent."""
+        player = request.headers.get("x-player")
+        if player is None or player == "":
+            return None
+        if not PLAYER.fullmatch(player):
+            raise ApiError(
+                422,
+                "bad_player",
+                "X-Player must be 16 to 64 letters, digits, '-' or '_' (a random id the page makes)",
+            )
+        return player
+
+    async def progress(self, request: Request) -> Response:
+        """The player's progress (``X-Player``), per game and variant; ``?game=`` narrows it."""
+        player = self.player(request)
+        game = request.query_params.get("game")
+        if game is not None:
+            games.adapter(game)
+        if player is None:
+            return JSONResponse({"player": None, "progress": []})
+        try:
+            rows = await run_in_threadpool(self.store.progress, player, game)
+        except StoreError as error:
+            raise storage_error(error) from None
+        return JSONResponse({"player": player, "progress": rows})
+
     async def create(self, request: Request) -> Response:
+        player = self.player(request)
         params = await self.body(request)
+        if params.get("deal") is not None:  # a shared or restarted deal: exactly the same start
+            params = await run_in_threadpool(deals.request_of, params["deal"])
         game = games.adapter(params.get("game"))
         self.throttle(request)
         checked = await run_in_threadpool(game.params, params, self.limits)
@@ -219,6 +256,8 @@ class Arcade:
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         deal = await game.new(self, checked, seed)
+        if player is not None:  # whose progress a win counts in
+            deal = dataclasses.replace(deal, options={**deal.options, "player": player})
         row = await self.db(
             lambda: self.store.create_game(
                 game.name, deal.variant, deal.board, deal.options, label=deal.label
@@ -258,6 +297,7 @@ class Arcade:
             "can_undo": row.plies > 0 and row.status == "playing",
             "best": asdict(best[0]) if best else None,
             "view": game.view(row),
+            "deal": game.deal_id(row),
             **game.state(row),
         }
         if row.record is not None:
@@ -333,6 +373,8 @@ class Arcade:
             steps=outcome.steps,
             records=records,
         )
+        if new.status == "won" and new.options.get("player"):
+            self.store.record_progress(new, new.options["player"], score=outcome.score)
         return new, self.store.best(new.game, new.variant)
 
     async def undo(self, request: Request) -> Response:

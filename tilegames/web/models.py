@@ -27,7 +27,17 @@ class Error(BaseModel):
 
 
 class NewGame(BaseModel):
-    game: Literal["slide", "klotski", "link"]
+    game: Literal["slide", "klotski", "link"] | None = Field(
+        None, description="required unless `deal` is given"
+    )
+    deal: str | None = Field(
+        None,
+        description="a deal id (a game's `deal`, e.g. slide-4x4-d30-s42): a new game on exactly that deal;"
+        " the other fields are then ignored",
+    )
+    daily: bool | str | None = Field(
+        None, description="true (today, UTC) or a date YYYY-MM-DD: that day's daily puzzle"
+    )
     width: int | None = Field(None, description="slide 2..10; link 2..30")
     height: int | None = Field(None, description="slide 2..10; link 2..16")
     distance: int | None = Field(
@@ -119,6 +129,11 @@ class Game(BaseModel):
     can_undo: bool
     steps: int | None = Field(None, description="klotski: cells moved (the unit-step metric)")
     best: Best | None
+    deal: str | None = Field(
+        None,
+        description='the deal\'s id: POST it as {"deal": ...} for a new game on the same start (null only'
+        " for games stored before deals were named)",
+    )
     view: dict[str, Any] = Field(
         description="the game's picture: tiles, pieces and legal moves, or the grid"
     )
@@ -153,6 +168,22 @@ class BestList(BaseModel):
     best: list[Best]
 
 
+class ProgressEntry(BaseModel):
+    game: str
+    variant: str = Field(
+        description="a Klotski level, a sliding-puzzle rung (3x3 d20), a Lianliankan size"
+    )
+    solved: int = Field(description="wins without solver playback")
+    star: bool = Field(description="won with no help in at most the optimal number of moves")
+    fewest_moves: int | None = Field(description="the player's fewest moves (none for link)")
+    top_score: int | None = Field(description="link: the player's top score")
+
+
+class Progress(BaseModel):
+    player: str | None = Field(description="the X-Player header, null when none was sent")
+    progress: list[ProgressEntry]
+
+
 class Health(BaseModel):
     ok: bool = Field(description="true only when the store can write (a row committed, room left)")
     store: str = Field(description="ok, storage_full or storage_unavailable")
@@ -171,5 +202,6 @@ MODELS: tuple[type[BaseModel], ...] = (
     Hint,
     Solution,
     BestList,
+    Progress,
     Health,
 )

@@ -162,6 +162,23 @@ def build() -> dict[str, Any]:
                 },
             }
         },
+        "/api/progress": {
+            "get": {
+                "summary": "The player's progress (X-Player: 16-64 URL-safe characters), per variant",
+                "parameters": [
+                    {
+                        "name": "game",
+                        "in": "query",
+                        "schema": {"enum": ["slide", "klotski", "link"]},
+                    },
+                    {"name": "X-Player", "in": "header", "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": _json(models.Progress, "the progress"),
+                    "422": ERRORS["422"],
+                },
+            }
+        },
         "/api/health": {
             "get": {
                 "summary": "Ok only when the store can write",

@@ -118,6 +118,14 @@ class Adapter(Protocol):
 
     async def solve(self, services: Services, row: GameRow) -> dict[str, Any]: ...
 
+    def from_deal(self, text: str, rest: str) -> dict[str, Any]:
+        """The new-game body of deal id ``text`` (``rest``: after ``<game>-``); BadRequest ``bad_deal``."""
+        ...
+
+    def deal_id(self, row: GameRow) -> str | None:
+        """The deal id of a stored game (:mod:`tilegames.web.games.deals`), None when it cannot be named."""
+        ...
+
 
 def int_param(
     params: dict[str, Any], key: str, low: int, high: int, default: int | None = None

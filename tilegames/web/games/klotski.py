@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from tilegames.store import GameRow
 from tilegames.web import tasks
-from tilegames.web.games import BadRequest, Base, Deal, IllegalMove, Outcome, Services
+from tilegames.web.games import BadRequest, Base, Deal, IllegalMove, Outcome, Services, deals
 from tilegames.web.limits import Limits
+
+
+@functools.cache
+def levels() -> tuple[dict[str, Any], ...]:
+    """Every level the level screen shows, easiest first: the named layouts (name, English alias) and the
+    generated pack ("Level 37"), each with its proven optimal length and its deal id."""
+    from tilegames import klotski
+    from tilegames.klotski.layouts import named_optimal, pack
+
+    optimal = named_optimal()
+    named = [
+        {"name": n.name, "alias": n.alias, "layout": n.layout, "optimal": optimal.get(n.alias),
+         "kind": "named", "deal": f"klotski-{n.alias}"}
+        for n in klotski.NAMED_LAYOUTS
+    ]  # fmt: skip
+    generated = [
+        {"name": p.name, "alias": p.name.lower().replace(" ", "-"), "layout": p.layout,
+         "optimal": p.optimal, "kind": "pack", "deal": f"klotski-{p.name.lower().replace(' ', '-')}"}
+        for p in pack()
+    ]  # fmt: skip
+    return (*sorted(named, key=lambda n: n["optimal"] or 999), *generated)
+
+
+def level(key: str) -> dict[str, Any] | None:
+    """A level by name, alias (``level-37``) or "Level 37"."""
+    return next((lv for lv in levels() if key in (lv["name"], lv["alias"])), None)
 
 
 def pieces(text: str) -> list[dict[str, Any]]:
@@ -45,11 +72,20 @@ class Klotski(Base):
             ],
             "sides": list(limits.klotski_sides),
             "max_cells": limits.klotski_cells,
+            "levels": list(levels()),
         }
 
     def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
         from tilegames import klotski
 
+        if (
+            body.get("daily") is not None
+        ):  # the daily puzzle: a level of the pack, drawn from the date
+            date = deals.daily_date(body["daily"])
+            pick = [lv for lv in levels() if lv["kind"] == "pack"]
+            chosen = pick[deals.daily_seed(date, self.name) % len(pick)]
+            return {"layout": chosen["layout"], "variant": f"daily {date}", "daily": date,
+                    "level": chosen["name"]}  # fmt: skip
         text = body.get("layout")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest(
@@ -60,6 +96,9 @@ class Klotski(Base):
                 f"layout text is longer than {limits.layout_chars} characters", "out_of_range"
             )
         text = text.strip()
+        generated = level(text)
+        if generated is not None and generated["kind"] == "pack":
+            return {"layout": generated["layout"], "variant": generated["name"]}
         named = klotski.LAYOUTS.get(text)
         if named is not None:
             name = next((n.name for n in klotski.NAMED_LAYOUTS if text in (n.name, n.alias)), text)
@@ -89,10 +128,34 @@ class Klotski(Base):
             board = variant.removeprefix("custom ")
             width, height = len(board.split("/")[0]), board.count("/") + 1
             label = f"custom layout {width}×{height} ({board})"
+        elif params.get("daily"):
+            label = f"daily puzzle {params['daily']} · {params['level']}"
         else:
             label = variant
         options = {"optimal": dealt["optimal"], "metric": "moves"}
+        if params.get("daily"):
+            options["daily"] = params["daily"]
         return Deal(dealt["board"], variant, label, options)
+
+    def from_deal(self, text: str, rest: str) -> dict[str, Any]:
+        """The new-game body of a deal id: an alias, ``level-37``, a layout with ``_`` for ``/``, a daily."""
+        daily = deals.daily_of(rest)
+        if daily is not None:
+            return daily
+        if "_" in rest:
+            return {"layout": rest.replace("_", "/")}
+        if level(rest) is None:
+            raise deals.bad_deal(text, f"no Klotski layout is called {rest!r}")
+        return {"layout": rest}
+
+    def deal_id(self, row: GameRow) -> str | None:
+        """The deal id of a stored game: its level's alias, or its starting layout."""
+        if row.options.get("daily"):
+            return f"klotski-daily-{row.options['daily']}"
+        known = level(row.variant)
+        if known is not None:
+            return str(known["deal"])
+        return "klotski-" + row.start.replace("/", "_")
 
     def view(self, row: GameRow) -> dict[str, Any]:
         from tilegames import klotski

@@ -16,6 +16,7 @@ from tilegames.web.games import (
     IllegalMove,
     Outcome,
     Services,
+    deals,
     int_param,
     seed_param,
     size_param,
@@ -56,6 +57,12 @@ def _cell(value: Any, board: Any) -> tuple[int, int]:
     return (r, c)
 
 
+def _size(start: str) -> tuple[int, int]:
+    """(width, height) of a board in notation (rows joined by '/')."""
+    lines = start.strip().replace("\n", "/").split("/")
+    return len(lines[0].strip()), len(lines)
+
+
 def reshuffle_seed(row: GameRow) -> int:
     """A reshuffle's seed, from the game and its ply: a replay of the game reshuffles the same way."""
     return (int(row.id[:12], 16) + row.plies) % 2**32
@@ -74,6 +81,11 @@ class Link(Base):
         }
 
     def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
+        if body.get("daily") is not None:  # the daily puzzle: KShisen's 18×8, dealt from the date
+            date = deals.daily_date(body["daily"])
+            seed = deals.daily_seed(date, self.name)
+            return {"width": 18, "height": 8, "kinds": 36, "copies": 4, "gravity": False,
+                    "seed": seed, "daily": date}  # fmt: skip
         width, height = size_param(body, limits.link_width, limits.link_height)
         cells = width * height
         kinds = int_param(body, "kinds", *limits.link_kinds, default=min(36, cells // 4) or 1)
@@ -120,8 +132,34 @@ class Link(Base):
             "cells": p["width"] * p["height"],
             "kinds_chars": sorted({ch for ch in dealt["board"] if ch not in "./\n "}),
             "reshuffles": 0,
+            "size": f"{p['width']}x{p['height']}",
         }
+        if p.get("daily"):
+            variant, label = f"daily {p['daily']}", f"daily puzzle {p['daily']} · {label}"
+            options["daily"] = p["daily"]
         return Deal(dealt["board"], variant, label, options)
+
+    def from_deal(self, text: str, rest: str) -> dict[str, Any]:
+        """The new-game body of a deal id (``18x8-k36-s42``, ``18x8-k36-g-s42``, ``daily-2026-11-23``)."""
+        daily = deals.daily_of(rest)
+        if daily is not None:
+            return daily
+        (width, height), numbers, flags = deals.fields(text, rest)
+        if flags - {"g"} or set(numbers) != {"k", "s"}:
+            raise deals.bad_deal(text, "a Lianliankan deal is link-WxH-kKINDS[-g]-sSEED")
+        return {"width": width, "height": height, "kinds": numbers["k"], "gravity": "g" in flags,
+                "seed": numbers["s"]}  # fmt: skip
+
+    def deal_id(self, row: GameRow) -> str | None:
+        """The deal id of a stored game (None for a game stored before deals had seeds)."""
+        options = row.options
+        if options.get("daily"):
+            return f"link-daily-{options['daily']}"
+        if options.get("seed") is None or options.get("kinds") is None:
+            return None
+        size = options.get("size") or "x".join(map(str, _size(row.start)))
+        gravity = "-g" if options.get("gravity") else ""
+        return f"link-{size}-k{options['kinds']}{gravity}-s{options['seed']}"
 
     def view(self, row: GameRow) -> dict[str, Any]:
         board = _board(row)

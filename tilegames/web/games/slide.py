@@ -15,6 +15,7 @@ from tilegames.web.games import (
     IllegalMove,
     Outcome,
     Services,
+    deals,
     int_param,
     seed_param,
     size_param,
@@ -40,6 +41,10 @@ class Slide(Base):
         }
 
     def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
+        if body.get("daily") is not None:  # the daily puzzle: a 4×4 dealt from the date
+            date = deals.daily_date(body["daily"])
+            seed = deals.daily_seed(date, self.name)
+            return {"width": 4, "height": 4, "distance": None, "seed": seed, "daily": date}
         width, height = size_param(body, limits.slide_sides)
         distance = body.get("distance")
         if distance is not None:
@@ -61,7 +66,41 @@ class Slide(Base):
             variant += f" d{distance}"
             label += f", {distance} moves from solved"
         options = {"seed": seed, "distance": distance, "optimal": dealt["optimal"]}
+        if params.get("daily"):
+            variant, label = f"daily {params['daily']}", f"daily puzzle {params['daily']} · {label}"
+            options["daily"] = params["daily"]
         return Deal(dealt["board"], variant, label, options)
+
+    def from_deal(self, text: str, rest: str) -> dict[str, Any]:
+        """The new-game body of a deal id (``4x4-s42``, ``3x3-d20-s7``, ``daily-2026-11-23``)."""
+        daily = deals.daily_of(rest)
+        if daily is not None:
+            return daily
+        (width, height), numbers, flags = deals.fields(text, rest)
+        if flags or "s" not in numbers or set(numbers) - {"s", "d"}:
+            raise deals.bad_deal(text, "a sliding-puzzle deal is slide-WxH[-dDISTANCE]-sSEED")
+        return {
+            "width": width,
+            "height": height,
+            "distance": numbers.get("d"),
+            "seed": numbers["s"],
+        }
+
+    def deal_id(self, row: GameRow) -> str | None:
+        """The deal id of a stored game (None for a game stored before deals had seeds)."""
+        options = row.options
+        if options.get("daily"):
+            return f"slide-daily-{options['daily']}"
+        if options.get("seed") is None:
+            return None
+        lines = row.start.split("/")
+        size = f"{len(lines[0].split())}x{len(lines)}"
+        distance = options.get("distance")
+        return (
+            f"slide-{size}"
+            + (f"-d{distance}" if distance is not None else "")
+            + f"-s{options['seed']}"
+        )
 
     async def created(self, services: Services, row: GameRow) -> None:
         cells = len(row.board.replace("/", " ").split())

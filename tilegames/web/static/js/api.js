@@ -8,8 +8,21 @@ export class ApiError extends Error {
   }
 }
 
+const PLAYER = "tilegames.player";
+
+/** This browser's player id (no accounts): 24 random URL-safe characters, made once and kept in localStorage. */
+export function player() {
+  let id = localStorage.getItem(PLAYER);
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(id ?? "")) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    id = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+    localStorage.setItem(PLAYER, id);
+  }
+  return id;
+}
+
 export async function call(path, { method = "GET", body } = {}) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { "x-player": player() } };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers["content-type"] = "application/json";
@@ -32,6 +45,7 @@ export async function call(path, { method = "GET", body } = {}) {
 export const api = {
   catalog: () => call("/api/catalog"),
   best: (game) => call(game ? `/api/best?game=${game}` : "/api/best"),
+  progress: (game) => call(game ? `/api/progress?game=${game}` : "/api/progress"),
   create: (params) => call("/api/games", { method: "POST", body: params }),
   game: (id) => call(`/api/games/${encodeURIComponent(id)}`),
   // `ply`: the game's plies when the move was chosen, so the server can refuse (409 conflict) if it moved on.

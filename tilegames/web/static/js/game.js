@@ -5,8 +5,9 @@
 
 import { api, ApiError } from "./api.js";
 import { help } from "./help.js";
+import { progressLine, progressOf } from "./progress.js";
 import { errorText, t } from "./i18n.js";
-import { clock, confirm, dialog, el, rowsList, sleep, toast } from "./ui.js";
+import { clock, confirm, copyText, dialog, el, orDash, rowsList, sleep, toast } from "./ui.js";
 
 const IDLE_CAP = 60; // seconds: the server's clock counts at most this much of any gap between actions
 const QUIET_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "CapsLock", "Tab"]); // keys that never act
@@ -54,6 +55,7 @@ export class GameScreen {
     this.board.addEventListener("pointerdown", () => this.stopPlayback(), true);
     this.cover = el("button", { type: "button", class: "cover", "data-cover": "", hidden: true, onclick: () => this.togglePause() }, t("msg.paused"));
     this.message = el("p", { class: "message", "data-message": "", role: "status" });
+    this.progressOut = el("span", { class: "progress", "data-progress": "" });
     this.root.replaceChildren(
       el(
         "section",
@@ -66,7 +68,8 @@ export class GameScreen {
         el("div", { class: "status" },
           el("span", {}, `${t("stat.moves")} `, this.movesOut),
           el("span", {}, `${t("stat.time")} `, this.timeOut),
-          el("span", { class: "extra" }, this.extraOut)),
+          el("span", { class: "extra" }, this.extraOut),
+          this.progressOut),
         el("div", { class: "controls" },
           el("div", { class: "toolbar", role: "toolbar", "aria-label": t(`${this.game}.title`) },
             this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton),
@@ -86,8 +89,11 @@ export class GameScreen {
     if (this.playing) this.playing.stopped = true;
   }
 
-  /** Show `state` if given (a language switch keeps the game on screen), else the saved game, else deal. */
-  async start(state = null) {
+  /**
+   * Show `state` if given (a language switch keeps the game on screen), else the saved game (when it is on
+   * `deal`, if the address names one), else deal (`deal` from a shared address, or the settings).
+   */
+  async start(state = null, deal = null) {
     if (state) {
       this.show(state, { quiet: true });
       return;
@@ -96,7 +102,7 @@ export class GameScreen {
     if (saved) {
       try {
         const found = await api.game(saved);
-        if (found.status === "playing") {
+        if (found.status === "playing" && (!deal || found.deal === deal)) {
           this.show(found);
           this.say(t("msg.welcome"));
           return;
@@ -105,7 +111,7 @@ export class GameScreen {
         if (!(error instanceof ApiError) || error.status !== 404) throw error;
       }
     }
-    await this.newGame({ ask: false });
+    await this.newGame({ ask: false, params: deal ? { deal } : null });
   }
 
   /** A game in progress that a new deal would throw away. */
@@ -113,8 +119,8 @@ export class GameScreen {
     return Boolean(this.state && this.state.status === "playing" && this.state.plies > 0);
   }
 
-  async newGame({ ask = true, params = null } = {}) {
-    if (ask && this.midGame() && !(await confirm(t("ask.new"), this.newButton))) return;
+  async newGame({ ask = true, params = null, question = "ask.new" } = {}) {
+    if (ask && this.midGame() && !(await confirm(t(question), this.newButton))) return;
     this.stopPlayback(false);
     this.setPaused(false);
     this.say(t("msg.dealing"));
@@ -123,6 +129,7 @@ export class GameScreen {
       const state = await api.create({ game: this.game, ...chosen });
       localStorage.setItem(this.key, state.id);
       if (!params?.deal) localStorage.setItem(`${this.key}.settings`, JSON.stringify(chosen));
+      if (params && !params.deal) this.settings.restore?.(chosen); // "next rung": the settings follow
       this.show(state);
       this.say("");
     } catch (error) {
@@ -133,7 +140,7 @@ export class GameScreen {
   /** Same deal from the start (when the server names its deals). */
   async restart() {
     if (!this.state?.deal) return;
-    await this.newGame({ params: { deal: this.state.deal } });
+    await this.newGame({ params: { deal: this.state.deal }, question: "ask.restart" });
   }
 
   /** A size, level or layout picked in the settings deals at once, asking first in the middle of a game. */
@@ -156,6 +163,10 @@ export class GameScreen {
       this.undone = [];
     }
     this.state = state;
+    if (typeof state.deal === "string") {
+      const address = `#/${this.game}?deal=${encodeURIComponent(state.deal)}`;
+      if (location.hash !== address) history.replaceState(null, "", address); // a copied address opens this deal
+    }
     this.clockBase = state.seconds;
     this.clockFrom = state.running ? performance.now() : null;
     this.board.dataset.gameId = state.id;
@@ -166,6 +177,7 @@ export class GameScreen {
     this.spec.render(state, this);
     this.buttons();
     this.tick();
+    if (state.variant !== this.progressVariant || state.status === "won") this.refreshProgress();
     if (state.status === "won" && !quiet) this.won();
   }
 
@@ -177,6 +189,18 @@ export class GameScreen {
     this.solveButton.disabled = !playing && !this.playing;
     this.pauseButton.disabled = !playing;
     this.restartButton.hidden = typeof this.state?.deal !== "string";
+  }
+
+  /** Read the player's progress again: the line for this variant, and the game's own marks (ladder, levels). */
+  async refreshProgress() {
+    const variant = this.state.variant;
+    this.progressVariant = variant;
+    const progress = await progressOf(this.game);
+    this.progress = progress;
+    if (this.state?.variant !== variant) return;
+    this.progressOut.textContent = progressLine(progress[variant]);
+    this.progressOut.dataset.variant = variant;
+    this.spec.decorate?.(progress, this);
   }
 
   /** The seconds to show: the server's count, plus the time since it answered, capped as the server caps it. */
@@ -415,20 +439,39 @@ export class GameScreen {
     const record = s.record && typeof s.record === "object" ? s.record : null;
     if (record) {
       const p = record.previous;
-      const before = p ? [p.fewest_moves, p.fastest_seconds !== undefined ? clock(p.fastest_seconds) : null, p.top_score ?? null].filter((x) => x !== null && x !== undefined).join(" · ") : t("win.previousNone");
+      const before = p ? [p.fewest_moves, p.fastest_seconds == null ? null : clock(p.fastest_seconds), p.top_score].filter((x) => x !== null && x !== undefined).join(" · ") : t("win.previousNone");
       rows.push([t("win.previous"), before]);
     } else if (s.best) {
-      rows.push([t("win.bestMoves"), String(s.best.fewest_moves)]);
-      rows.push([t("win.bestTime"), clock(s.best.fastest_seconds)]);
-      if (s.best.top_score !== null) rows.push([t("win.topScore"), String(s.best.top_score)]);
+      if (s.game !== "link") rows.push([t("win.bestMoves"), orDash(s.best.fewest_moves)]);
+      rows.push([t("win.bestTime"), orDash(s.best.fastest_seconds, clock)]);
+      if (s.game === "link") rows.push([t("win.topScore"), orDash(s.best.top_score)]);
     }
     if (s.autoplay) rows.push([t("win.note"), t("win.autoplay")]);
     else if (s.hints || s.undos) rows.push([t("win.help"), t("win.helpCount", { h: s.hints, u: s.undos })]);
     this.say(t("msg.solved"), "win");
-    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows));
+    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), this.share(s));
     const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
-    const answer = await dialog(title, body, [[t("btn.new"), "new"], [t("btn.close"), "close"]], { kind: "win", fallback: this.newButton });
+    const next = this.spec.next?.(s, this.catalog) ?? null; // the next level or rung: {label, params}
+    const actions = [...(next ? [[t(next.label), "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
+    const answer = await dialog(title, body, actions, { kind: "win", fallback: this.newButton });
     if (answer === "new") this.newGame({ ask: false });
+    if (answer === "next") this.newGame({ ask: false, params: next.params });
+  }
+
+  /** The win card's share text (the result and the deal's address) with a copy button; null without a deal. */
+  share(s) {
+    if (typeof s.deal !== "string") return null;
+    const address = `${location.origin}${location.pathname}#/${this.game}?deal=${encodeURIComponent(s.deal)}`;
+    const result = s.game === "link" ? t("share.score", { n: s.view.score }) : t("share.moves", { n: s.moves });
+    const text = t("share.text", { game: t(`game.${this.game}`), result, time: clock(s.seconds), address });
+    const box = el("textarea", { class: "share-text", "data-share": "", readonly: true, rows: 3, "aria-label": t("share.label") });
+    box.value = text;
+    const done = el("span", { class: "copied", "data-copied": "", role: "status" });
+    const copy = el("button", { type: "button", "data-action": "copy", onclick: async () => {
+      done.textContent = t((await copyText(text)) ? "share.copied" : "share.selectIt");
+      box.select();
+    } }, t("share.copy"));
+    return el("div", { class: "share" }, el("label", {}, t("share.label"), box), el("div", {}, copy, " ", done));
   }
 
   keyDown(event) {

@@ -2,7 +2,8 @@
 
 import { api } from "./api.js";
 import { errorText, lang, t } from "./i18n.js";
-import { el, svg } from "./ui.js";
+import { el, orDash, svg } from "./ui.js";
+import { levelScreen, nextLevel } from "./progress.js";
 
 export const playbackDelay = 420;
 export const winTitle = "win.escaped";
@@ -63,8 +64,12 @@ export function settings(catalog, screen) {
     else pick.setAttribute("data-deal", "");
     draw();
   });
+  const levelsButton = el("button", { type: "button", "data-action": "levels", onclick: async () => {
+    const level = await levelScreen(catalog.klotski.levels, levelsButton);
+    if (level) screen.newGame({ params: { deal: level.deal }, question: "ask.change" });
+  } }, t("btn.levels"));
   return {
-    node: el("span", { class: "fields" }, el("label", {}, `${t("set.layout")} `, pick), editor),
+    node: el("span", { class: "fields" }, levelsButton, el("label", {}, `${t("set.layout")} `, pick), editor),
     params() {
       const layout = pick.value === "custom" ? text.value.trim().split(/\s*\n\s*/).join("/") : pick.value;
       return { layout };
@@ -86,11 +91,17 @@ export function settings(catalog, screen) {
   };
 }
 
+/** The win card's "Next layout": the level after this one, easiest first. */
+export function next(state, catalog) {
+  const level = nextLevel(catalog.klotski.levels, state.variant);
+  return level ? { label: "btn.nextLayout", params: { deal: level.deal } } : null;
+}
+
 export function extra(state) {
   const parts = [];
   if (state.steps !== undefined) parts.push(t("stat.steps", { n: state.steps }));
   if (state.optimal !== null && state.optimal !== undefined) parts.push(t("stat.optimal", { n: state.optimal }));
-  if (state.best) parts.push(t("stat.best", { n: state.best.fewest_moves }));
+  if (state.best) parts.push(t("stat.best", { n: orDash(state.best.fewest_moves) }));
   return parts.join(" · ");
 }
 

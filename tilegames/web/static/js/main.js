@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { GameScreen } from "./game.js";
 import { applyLang, errorText, lang, setLang, t } from "./i18n.js";
-import { clock, el } from "./ui.js";
+import { clock, el, orDash } from "./ui.js";
 import * as slide from "./slide.js";
 import * as klotski from "./klotski.js";
 import * as link from "./link.js";
@@ -38,8 +38,10 @@ async function home() {
       el("span", { class: "blurb", text: t(`blurb.${key}`) }),
     ),
   );
+  const daily = el("nav", { class: "daily", "aria-label": t("daily.title") }, el("h2", { text: t("daily.title") }),
+    Object.keys(GAMES).map((key) => el("a", { href: `#/${key}?daily=1`, "data-daily": key, text: t(`game.${key}`) })));
   const best = el("section", { class: "best", "data-best": "" }, el("h2", { text: t("best.title") }), el("p", { text: "…" }));
-  app.replaceChildren(el("section", { class: "home" }, el("h1", { class: "sr-only", text: t("app.title") }), el("div", { class: "cards" }, cards), best));
+  app.replaceChildren(el("section", { class: "home" }, el("h1", { class: "sr-only", text: t("app.title") }), el("div", { class: "cards" }, cards), daily, best));
   try {
     await fillBest(best);
   } finally {
@@ -47,10 +49,19 @@ async function home() {
   }
 }
 
-/** A best entry's size or layout in words: the server's `label` when it sends one. */
+/** A best entry's size or layout in words, in the page's language (the server's English `label` otherwise). */
 function variantText(row) {
+  const v = row.variant;
+  let m;
+  if ((m = /^daily (\d{4}-\d\d-\d\d)$/.exec(v))) return t("label.daily", { date: m[1] });
+  if (row.game === "slide" && (m = /^(\d+)x(\d+)(?: d(\d+))?$/.exec(v)))
+    return `${m[1]}×${m[2]}` + (m[3] === undefined ? "" : t("label.distance", { n: m[3] }));
+  if (row.game === "link" && (m = /^(\d+)x(\d+) k(\d+)( gravity)?$/.exec(v)))
+    return [`${m[1]}×${m[2]}`, t("label.kinds", { n: m[3] }), m[4] ? t("label.gravity") : null].filter(Boolean).join(" · ");
+  if (row.game === "klotski" && (m = /^Level (\d+)$/.exec(v))) return t("label.level", { n: m[1] });
+  if (v.startsWith("custom ")) return t("best.custom");
   if (typeof row.label === "string" && row.label) return row.label;
-  return row.variant.startsWith("custom ") ? t("best.custom") : row.variant.replace(/(\d)x(\d)/g, "$1×$2");
+  return v.replace(/(\d)x(\d)/g, "$1×$2");
 }
 
 async function fillBest(best) {
@@ -79,9 +90,9 @@ async function fillBest(best) {
               el("td", { text: variantText(r), "data-label": r.label ?? "" }),
               el("td", { text: String(r.played), class: "wide" }),
               el("td", { text: String(r.unassisted), class: "wide" }),
-              el("td", { text: r.fewest_moves === null || r.fewest_moves === undefined ? "–" : String(r.fewest_moves) }),
-              el("td", { text: r.fastest_seconds === null || r.fastest_seconds === undefined ? "–" : clock(r.fastest_seconds) }),
-              el("td", { text: r.top_score === null || r.top_score === undefined ? "–" : String(r.top_score) }),
+              el("td", { text: orDash(r.fewest_moves) }),
+              el("td", { text: orDash(r.fastest_seconds, clock) }),
+              el("td", { text: orDash(r.top_score) }),
             ),
           ),
         ),
@@ -95,7 +106,9 @@ async function fillBest(best) {
 async function route({ keep = null } = {}) {
   screen?.destroy();
   screen = null;
-  const name = location.hash.replace(/^#\/?/, "");
+  // #/slide, #/slide?deal=slide-4x4-s42 (a shared deal), #/slide?daily=1 (today's daily puzzle)
+  const [name, query = ""] = location.hash.replace(/^#\/?/, "").split("?");
+  const asked = new URLSearchParams(query);
   for (const a of document.querySelectorAll("[data-nav]")) {
     a.classList.toggle("active", a.dataset.nav === name);
     if (a.dataset.nav === name) a.setAttribute("aria-current", "page");
@@ -107,7 +120,8 @@ async function route({ keep = null } = {}) {
   const current = new GameScreen(app, name, game, await catalog());
   screen = current;
   document.title = `${t(`game.${name}`)} · tilegames`;
-  await current.start(keep?.game === name ? keep : null);
+  const deal = asked.get("deal") ?? (asked.has("daily") ? `${name}-daily-${new Date().toISOString().slice(0, 10)}` : null);
+  await current.start(keep?.game === name ? keep : null, deal);
 }
 
 document.querySelector("[data-lang-switch]").addEventListener("click", () => {

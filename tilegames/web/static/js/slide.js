@@ -1,7 +1,12 @@
 // 数字华容道: click or tap a tile in line with the blank (a whole row or column slides), or use the arrow keys.
 
 import { t } from "./i18n.js";
-import { el, svg } from "./ui.js";
+import { el, orDash, svg } from "./ui.js";
+import { marks } from "./progress.js";
+
+/** The ladder's rungs (exact distances) a size offers, up to its largest. */
+const RUNGS = [2, 5, 10, 15, 20, 25, 31, 35, 40, 45, 50];
+const rungs = (top) => RUNGS.filter((d) => d <= top);
 
 const CELL = 100;
 const GAP = 6;
@@ -24,7 +29,7 @@ export function settings(catalog) {
     const top = catalog.slide.distance[size.value];
     level.replaceChildren(el("option", { value: "", text: t("set.random") }));
     if (top !== undefined) {
-      for (const d of [5, 10, 15, 20, 25, 31, 35, 40, 45, 50].filter((d) => d <= top)) {
+      for (const d of rungs(top)) {
         level.append(el("option", { value: String(d), text: t("set.distance", { n: d }) }));
       }
     }
@@ -50,10 +55,30 @@ export function settings(catalog) {
   };
 }
 
+/** The ladder's ✓/★ on each rung of the size shown. */
+export function decorate(progress, screen) {
+  const size = screen.settings.node.querySelector("select[name=size]").value;
+  for (const option of screen.settings.node.querySelectorAll("select[name=level] option")) {
+    if (!option.value) continue;
+    const mark = marks(progress[`${size} d${option.value}`]);
+    option.textContent = t("set.distance", { n: option.value }) + (mark ? ` ${mark}` : "");
+    option.dataset.marks = mark;
+  }
+}
+
+/** The win card's "Next rung": the next distance of the ladder on this size. */
+export function next(state, catalog) {
+  const found = /^(\d+)x(\d+) d(\d+)$/.exec(state.variant);
+  if (!found) return null;
+  const [width, height, distance] = found.slice(1).map(Number);
+  const rung = rungs(catalog.slide.distance[`${width}x${height}`] ?? 0).find((d) => d > distance);
+  return rung === undefined ? null : { label: "btn.nextRung", params: { width, height, distance: rung } };
+}
+
 export function extra(state) {
   const parts = [];
   if (state.optimal !== null && state.optimal !== undefined) parts.push(t("stat.optimal", { n: state.optimal }));
-  if (state.best) parts.push(t("stat.best", { n: state.best.fewest_moves }));
+  if (state.best) parts.push(t("stat.best", { n: orDash(state.best.fewest_moves) }));
   return parts.join(" · ");
 }
 

@@ -92,3 +92,22 @@ export async function confirm(question, fallback) {
 
 /** Rows of a result: a definition list. */
 export const rowsList = (rows) => el("dl", {}, rows.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })]));
+
+/** A value that may be missing (a best with no record in it): the value formatted, or "—". */
+export const orDash = (value, format = String) => (value === null || value === undefined ? "—" : format(value));
+
+/** Copy text to the clipboard (a hidden textarea when the Clipboard API is not allowed); true when it worked. */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = el("textarea", { class: "sr-only", readonly: true });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const ok = document.execCommand?.("copy") ?? false;
+    area.remove();
+    return ok;
+  }
+}
