@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from tilegames.store import GameRow
 from tilegames.web import analysis_tasks
-from tilegames.web.arcade import Arcade, ApiError, game_over
+from tilegames.web.arcade import ApiError, Arcade, game_over
 from tilegames.web.games import BadRequest
 from tilegames.web.limits import klotski_max_states
 
