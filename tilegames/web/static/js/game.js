@@ -3,6 +3,7 @@
 // {node, params(), restore(saved)}, render(state, screen), showHint(hint, screen), illegal(move, error, screen),
 // extra(state), and optionally onKey(event, screen). The game id lives in localStorage so a reload finds it again.
 
+import { Analysis } from "./analysis.js";
 import { api, ApiError } from "./api.js";
 import { help } from "./help.js";
 import { errorText, t } from "./i18n.js";
@@ -49,6 +50,7 @@ export class GameScreen {
     this.pauseButton = button("pause", t("btn.pause"), "P", () => this.togglePause());
     this.restartButton = button("restart", t("btn.restart"), "", () => this.restart());
     this.restartButton.hidden = true;
+    this.analysis = new Analysis(this);
     this.newButton = el("button", { type: "submit", class: "primary", "data-action": "new", "aria-keyshortcuts": "N" }, t("btn.new"));
     this.board = el("div", { class: `board ${this.game}`, "data-board": this.game });
     this.board.addEventListener("pointerdown", () => this.stopPlayback(), true);
@@ -66,10 +68,11 @@ export class GameScreen {
         el("div", { class: "status" },
           el("span", {}, `${t("stat.moves")} `, this.movesOut),
           el("span", {}, `${t("stat.time")} `, this.timeOut),
-          el("span", { class: "extra" }, this.extraOut)),
+          el("span", { class: "extra" }, this.extraOut),
+          this.analysis.out),
         el("div", { class: "controls" },
           el("div", { class: "toolbar", role: "toolbar", "aria-label": t(`${this.game}.title`) },
-            this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton),
+            this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton, this.analysis.button),
           this.message),
         el("div", { class: "board-wrap" }, this.board, this.cover),
         el("p", { class: "keys", text: t(`${this.game}.keys`) }),
@@ -164,6 +167,7 @@ export class GameScreen {
     this.board.dataset.plies = state.plies;
     this.movesOut.textContent = String(state.moves);
     this.spec.render(state, this);
+    this.analysis.shown(state);
     this.buttons();
     this.tick();
     if (state.status === "won" && !quiet) this.won();
@@ -424,8 +428,9 @@ export class GameScreen {
     }
     if (s.autoplay) rows.push([t("win.note"), t("win.autoplay")]);
     else if (s.hints || s.undos) rows.push([t("win.help"), t("win.helpCount", { h: s.hints, u: s.undos })]);
+    const graph = this.analysis.win(s, rows);
     this.say(t("msg.solved"), "win");
-    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows));
+    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), graph);
     const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
     const answer = await dialog(title, body, [[t("btn.new"), "new"], [t("btn.close"), "close"]], { kind: "win", fallback: this.newButton });
     if (answer === "new") this.newGame({ ask: false });

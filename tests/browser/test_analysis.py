@@ -1,0 +1,76 @@
+"""Analysis mode in the browser: the switch, the distance, the marks on the tiles, the graph on the win card."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def wait_analysed(page, plies: int) -> int:
+    """Wait for the analysis of the position at `plies`; return its distance."""
+    page.wait_for_selector(f"[data-stat=analysis][data-plies='{plies}']:not([data-busy])")
+    page.wait_for_selector("[data-board] [data-verdict]")
+    return int(page.get_attribute("[data-stat=analysis]", "data-distance"))
+
+
+def test_analysis_marks_moves_and_draws_the_game_on_the_win_card(play, page):
+    page.goto(f"{play.server.url}/")
+    page.evaluate("localStorage.setItem('tilegames.analysis', '0')")
+    play.open("slide", {"width": 3, "height": 3, "distance": 5})
+    switch = page.locator("[data-action=analysis]")
+    assert switch.get_attribute("aria-pressed") == "false"
+    assert page.locator("[data-board] [data-verdict]").count() == 0  # off by default: no marks
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "true"
+    assert wait_analysed(page, 0) == 5
+    assert "5" in page.inner_text("[data-stat=analysis]")
+
+    # Every tile that can move has a mark, with its verdict in words too.
+    worse = page.locator(".tile[data-verdict=worse]").first
+    assert "worse" in worse.get_attribute("aria-label")
+    assert worse.locator(".verdict-mark").text_content() == "−"
+    assert page.locator(".tile[data-verdict=better]").count() >= 1
+
+    # A worse move: the distance grows.
+    worse.click()
+    play.wait_plies(1)
+    after = wait_analysed(page, 1)
+    assert after > 5
+
+    # Better moves to the win.
+    plies = 1
+    while play.state()["status"] == "playing":
+        page.locator(".tile[data-verdict=better]").first.click()
+        plies += 1
+        play.wait_plies(plies)
+        if play.state()["status"] != "playing":
+            break
+        distance = wait_analysed(page, plies)
+        assert distance < after
+        after = distance
+    page.wait_for_selector(".overlay [data-analysis-graph]")
+    assert page.locator("[data-analysis-graph] circle[data-lost='1']").count() == 1
+    assert "not a record" in page.inner_text(".overlay")
+    final = play.state()
+    assert final["analysed"] is True and final["assisted"] is True and final["status"] == "won"
+
+    # The switch is remembered.
+    page.keyboard.press("Escape")
+    page.reload()
+    play.game_id()
+    assert page.get_attribute("[data-action=analysis]", "aria-pressed") == "true"
+
+
+def test_analysis_in_chinese_and_on_klotski(play, page):
+    page.goto(f"{play.server.url}/")
+    page.evaluate(
+        "localStorage.setItem('tilegames.analysis', '1'); localStorage.setItem('tilegames.lang', 'zh')"
+    )
+    play.open("klotski")
+    distance = wait_analysed(page, 0)
+    assert distance > 0 and "离完成还有" in page.inner_text("[data-stat=analysis]")
+    marked = page.locator(".piece[data-verdict]")
+    assert marked.count() >= 1
+    labels = [marked.nth(i).get_attribute("aria-label") for i in range(marked.count())]
+    assert all(any(w in label for w in ("好棋", "持平", "坏棋", "未知")) for label in labels)
