@@ -74,3 +74,28 @@ def test_analysis_in_chinese_and_on_klotski(play, page):
     assert marked.count() >= 1
     labels = [marked.nth(i).get_attribute("aria-label") for i in range(marked.count())]
     assert all(any(w in label for w in ("好棋", "持平", "坏棋", "未知")) for label in labels)
+
+
+def test_lianliankan_analysis_under_the_csp(browser, server):
+    """With the server's CSP enforced (no inline style): the marks and labels on a Lianliankan board."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda m: "Content Security Policy" in m.text and problems.append(m.text))
+    page.set_default_timeout(20_000)
+    try:
+        page.goto(f"{server.url}/#/link")
+        page.wait_for_selector("[data-board][data-game-id]")
+        switch = page.locator("[data-action=analysis]")
+        if switch.get_attribute("aria-pressed") != "true":
+            switch.click()
+        page.wait_for_selector("[data-stat=analysis][data-plies='0']:not([data-busy])")
+        marked = page.locator(".lt[data-verdict]")
+        assert marked.count() >= 2  # both tiles of each removable pair
+        label = marked.first.get_attribute("aria-label")
+        assert "clearable" in label or "unknown" in label
+        assert "clearable" in page.inner_text("[data-stat=analysis]")
+        assert problems == []
+    finally:
+        context.close()

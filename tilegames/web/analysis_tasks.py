@@ -29,9 +29,10 @@ def verdict(before: int | None, after: int | None) -> str:
 # Klotski.
 
 
-def _klotski_measure(board: Any, metric: str, max_states: int) -> Any:
+def _klotski_measure(board: Any, metric: str, max_states: int, solves: int) -> Any:
     """A function from a board to its distance to solved (None: unsolvable or past the limit), and
-    whether its answers are exact."""
+    whether its answers are exact. Boards too big for the kernels solve each position in plain Python, with
+    ``max_states`` shared by the ``solves`` expected, so the whole job stays within the limit."""
     from tilegames import klotski
     from tilegames.klotski import space
     from tilegames.klotski.solve import MAX_KERNEL_CELLS
@@ -57,7 +58,8 @@ def _klotski_measure(board: Any, metric: str, max_states: int) -> Any:
 
     def solve(b: Any) -> int | None:
         try:
-            solution = klotski.solve(b, metric=metric, limits=klotski.Limits(max_nodes=max_states))
+            limits = klotski.Limits(max_nodes=max(1, max_states // solves))
+            solution = klotski.solve(b, metric=metric, limits=limits)
         except klotski.SearchLimitError:
             exact[0] = False
             return None
@@ -82,7 +84,7 @@ def klotski_analysis(text: str, max_states: int) -> dict[str, Any]:
     per_move: dict[str, list[int | None]] = {}
     exact = True
     for metric in KLOTSKI_METRICS:
-        measure, known = _klotski_measure(board, metric, max_states)
+        measure, known = _klotski_measure(board, metric, max_states, 2 * (1 + len(after)))
         distance[metric] = measure(board)
         per_move[metric] = [measure(child) for child in after]
         exact = exact and (known if isinstance(known, bool) else known[0])

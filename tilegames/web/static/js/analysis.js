@@ -135,7 +135,7 @@ export class Analysis {
     g.append(badge);
     let words = t(`ana.v.${verdict}`);
     if (after !== null && after !== undefined) words += ` (${t("ana.after", { n: after })})`;
-    else if (clearable === false) words += ` (${t("ana.stuck")})`;
+    if (clearable === true || clearable === false) words = t(clearable ? "ana.keeps" : "ana.stuck");
     g.dataset.label0 = g.getAttribute("aria-label") ?? "";
     g.setAttribute("aria-label", `${g.dataset.label0}; ${words}`);
     this.marked.push([g, badge]);
