@@ -99,3 +99,25 @@ def test_lianliankan_analysis_under_the_csp(browser, server):
         assert problems == []
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)])
+@pytest.mark.parametrize("game", ["slide", "klotski", "link"])
+def test_marks_pass_axe_and_the_switch_stays_in_view(browser, server, game, viewport):
+    from axe_playwright_python.sync_playwright import Axe
+
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height}, bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/")
+        page.evaluate("localStorage.setItem('tilegames.analysis', '1')")
+        page.goto(f"{server.url}/#/{game}")
+        page.wait_for_selector("[data-stat=analysis][data-plies]:not([data-busy])")
+        page.emulate_media(reduced_motion="reduce")
+        box = page.locator("[data-action=analysis]").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= height and box["x"] >= 0
+        violations = Axe().run(page).response["violations"]
+        assert [v["id"] for v in violations if v["impact"] in {"serious", "critical"}] == []
+    finally:
+        context.close()

@@ -112,6 +112,7 @@ class Game(BaseModel):
     hints: int
     undos: int
     autoplay: bool
+    analysed: bool = Field(False, description="Analysis was on (it then sets no record)")
     assisted: bool = Field(description="a hint or the solver helped: the game sets no record")
     plies: int = Field(
         description="moves on the history; send it back as `ply` with a move or an undo"
