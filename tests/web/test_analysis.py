@@ -3,13 +3,17 @@ an analysed game sets no record."""
 
 from __future__ import annotations
 
+import functools
 from collections import deque
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tilegames import klotski, link, slide
 from tilegames.web import analysis_tasks, models
 
-SMALL = "AAB/AAC/.DE/..F"
-"""A 3×4 Klotski board small enough for a plain breadth-first search in Python."""
+SMALL = "AAB/AAC/D../..."
+"""A 3×4 Klotski board small enough for a plain breadth-first search in Python (2,016 positions)."""
 
 
 def new(client, **params):
@@ -59,10 +63,14 @@ def expected_verdict(before, after):
 
 def test_klotski_verdicts_agree_with_a_plain_bfs_in_both_metrics(client):
     state = new(client, game="klotski", layout=SMALL)
+    start = klotski.Board.parse(state["board"])
+    # Every later position is reachable from the start, so one search per metric covers the walk.
+    moves_bfs, steps_bfs = bfs_distances(start, "moves"), bfs_distances(start, "steps")
+    seen = set()
     for _ in range(3):  # the start and two positions along the way
         answer = analyse(client, state["id"])
         board = klotski.Board.parse(state["board"])
-        moves_bfs, steps_bfs = bfs_distances(board, "moves"), bfs_distances(board, "steps")
+        seen |= {m["verdict"] for m in answer["moves"]}
         assert answer["metric"] == "moves" and answer["exact"] is True
         assert answer["distance"] == moves_bfs[str(board)]
         assert answer["steps"] == steps_bfs[str(board)]
@@ -82,6 +90,7 @@ def test_klotski_verdicts_agree_with_a_plain_bfs_in_both_metrics(client):
         state = response.json()
         if state["status"] != "playing":
             break
+    assert {"better", "worse"} <= seen
 
 
 def test_slide_verdicts_agree_with_the_optimal_solver_on_3x3(client):
@@ -160,3 +169,40 @@ def test_a_search_past_its_limit_answers_unknown():
     stuck = analysis_tasks.link_analysis(str(link.deal(14, 6, 21, seed=2)), False, 1, 3)
     assert stuck["exact"] is False
     assert all(m["verdict"] == "unknown" for m in stuck["moves"][3:])
+
+
+@functools.cache
+def slide_3x3_table() -> dict[tuple[int, ...], int]:
+    """The slow reference: every 3×3 position's distance to solved, by a plain BFS back from the goal."""
+    goal = (1, 2, 3, 4, 5, 6, 7, 8, 0)
+    distance = {goal: 0}
+    queue = deque([goal])
+    while queue:
+        here = queue.popleft()
+        blank = here.index(0)
+        r, c = divmod(blank, 3)
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= nr < 3 and 0 <= nc < 3:
+                there = list(here)
+                there[blank], there[nr * 3 + nc] = there[nr * 3 + nc], 0
+                key = tuple(there)
+                if key not in distance:
+                    distance[key] = distance[here] + 1
+                    queue.append(key)
+    return distance
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_slide_analysis_matches_a_plain_bfs_of_every_3x3_position(seed):
+    board = slide.random_board(3, 3, seed=seed)
+    table = slide_3x3_table()
+    answer = analysis_tasks.slide_analysis(str(board), 3_000_000, 30.0)
+    assert answer["exact"] is True and answer["distance"] == table[tuple(board.tiles)]
+    assert len(answer["moves"]) == 4  # on 3×3, two tiles in the blank's row and two in its column
+    for judged in answer["moves"]:
+        child = board.copy(stack=False)
+        for letter in judged["move"]:
+            child.push(letter)
+        assert judged["distance"] == table[tuple(child.tiles)]
+        assert judged["verdict"] == expected_verdict(answer["distance"], judged["distance"])
