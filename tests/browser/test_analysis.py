@@ -68,6 +68,10 @@ def test_analysis_in_chinese_and_on_klotski(play, page):
         "localStorage.setItem('tilegames.analysis', '1'); localStorage.setItem('tilegames.lang', 'zh')"
     )
     play.open("klotski")
+    # A hint asked while the analysis is on its way waits for it (the pool runs one job per client).
+    page.click("[data-action=hint]")
+    page.wait_for_selector(".piece.hint")
+    assert "error" not in (page.get_attribute("[data-message]", "class") or "")
     distance = wait_analysed(page, 0)
     assert distance > 0 and "离完成还有" in page.inner_text("[data-stat=analysis]")
     marked = page.locator(".piece[data-verdict]")

@@ -21,6 +21,7 @@ export class Analysis {
     this.on = localStorage.getItem(STORE) === "1";
     this.busy = false;
     this.again = false;
+    this.running = null; // the analysis on its way, if any
     this.marked = [];
     this.button = el("button", { type: "button", class: "analysis-switch", "data-action": "analysis", "aria-pressed": String(this.on),
       title: t("ana.title"), onclick: () => this.setOn(!this.on) }, t("ana.switch"));
@@ -56,6 +57,8 @@ export class Analysis {
     }
     const asked = this.screen.state;
     this.busy = true;
+    let done;
+    this.running = new Promise((resolve) => { done = resolve; });
     this.out.dataset.busy = "1";
     this.out.textContent = t("ana.thinking");
     let retry = false;
@@ -70,6 +73,8 @@ export class Analysis {
     } finally {
       this.busy = false;
       delete this.out.dataset.busy;
+      this.running = null;
+      done();
     }
     const now = this.screen.state;
     if (!this.on || now?.status !== "playing") return;
@@ -79,6 +84,11 @@ export class Analysis {
     } else if (retry) {
       setTimeout(() => { if (this.screen.state === now && this.on) this.request(); }, RETRY_MS);
     }
+  }
+
+  /** Settles when no analysis is on its way: a hint or a solve waits for it (the pool runs one job per client). */
+  idle() {
+    return this.running ?? Promise.resolve();
   }
 
   draw(answer) {

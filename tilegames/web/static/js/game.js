@@ -299,6 +299,7 @@ export class GameScreen {
     this.say(t("msg.hinting"));
     const asked = this.state;
     try {
+      await this.analysis.idle();
       const answer = await api.hint(asked.id);
       this.say("");
       if (answer.hint.move === null) this.say(t("msg.noHint"));
@@ -326,6 +327,7 @@ export class GameScreen {
     this.say(t("msg.solving"));
     let answer;
     try {
+      await this.analysis.idle();
       answer = await api.solve(this.state.id);
     } catch (error) {
       this.say(errorText(error), "error");
