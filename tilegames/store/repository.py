@@ -480,14 +480,22 @@ class Store(GroupCommit):
             (json.dumps(options), game_id),
         )
 
-    def count_help(self, game_id: str, *, hint: bool = False, autoplay: bool = False) -> None:
-        """Count a hint, or mark the game as played by the solver (it then sets no record)."""
+    def count_help(
+        self, game_id: str, *, hint: bool = False, autoplay: bool = False, analysis: bool = False
+    ) -> None:
+        """Count a hint, or mark the game as played by the solver or analysed (it then sets no record).
+
+        ``autoplay`` is a bit set: 1 the solver played, 2 Analysis was on (:mod:`tilegames.web.analysis`).
+        """
 
         def write() -> None:
             if hint:
                 self._db.execute("UPDATE games SET hints = hints + 1 WHERE id = ?", (game_id,))
-            if autoplay:
-                self._db.execute("UPDATE games SET autoplay = 1 WHERE id = ?", (game_id,))
+            if autoplay or analysis:
+                bits = (1 if autoplay else 0) | (2 if analysis else 0)
+                self._db.execute(
+                    "UPDATE games SET autoplay = autoplay | ? WHERE id = ?", (bits, game_id)
+                )
 
         self.run(write)
 

@@ -19,7 +19,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tilegames.store import Store
-from tilegames.web import games, tasks
+from tilegames.web import analysis, games, tasks
 from tilegames.web.arcade import ApiError, Arcade
 from tilegames.web.assets import VersionedStatic, index_page
 from tilegames.web.errors import CatchAll, json_error
@@ -137,6 +137,7 @@ def create_app(
         Route("/api/games/{game_id}/undo", arcade.undo, methods=["POST"]),
         Route("/api/games/{game_id}/hint", arcade.hint, methods=["POST"]),
         Route("/api/games/{game_id}/solve", arcade.solve, methods=["POST"]),
+        analysis.route(arcade),
         Mount("/static", static, name="static"),
     ]
     app = Starlette(

@@ -291,7 +291,10 @@ class Arcade:
             "optimal": row.options.get("optimal"),
             "hints": row.hints,
             "undos": row.undos,
-            "autoplay": bool(row.autoplay),
+            "autoplay": bool(row.autoplay & 1),
+            "analysed": bool(
+                row.autoplay & 2
+            ),  # Analysis was on (tilegames.web.analysis): no record
             "assisted": row.assisted,
             "plies": row.plies,
             "can_undo": row.plies > 0 and row.status == "playing",

@@ -122,6 +122,7 @@ class Game(BaseModel):
     hints: int
     undos: int
     autoplay: bool
+    analysed: bool = Field(False, description="Analysis was on (it then sets no record)")
     assisted: bool = Field(description="a hint or the solver helped: the game sets no record")
     plies: int = Field(
         description="moves on the history; send it back as `ply` with a move or an undo"
@@ -205,3 +206,35 @@ MODELS: tuple[type[BaseModel], ...] = (
     Progress,
     Health,
 )
+
+
+# Analysis mode (tilegames/web/analysis.py).
+
+
+class AnalysedMove(BaseModel):
+    move: Any = Field(description="the move as sent to /moves (Lianliankan: the pair of cells)")
+    verdict: Literal["better", "same", "worse", "unknown"]
+    distance: int | None = Field(description="the distance to solved after it; null when unknown")
+    steps: int | None = Field(None, description="Klotski: the distance in unit steps after it")
+    clearable: bool | None = Field(
+        None, description="Lianliankan: can the board still be cleared after it"
+    )
+
+
+class Analysis(BaseModel):
+    """``GET /api/games/{id}/analysis``: the position's distance to solved and every legal move's verdict."""
+
+    id: str
+    board: str
+    plies: int
+    metric: Literal["moves", "clearable"]
+    distance: int | None = Field(
+        description="exact distance to solved (Lianliankan: pairs left while clearable); null when unknown"
+    )
+    steps: int | None = Field(None, description="Klotski: the distance in unit steps")
+    clearable: bool | None = Field(None, description="Lianliankan: can the board still be cleared")
+    exact: bool = Field(description="false when a search hit its limit (some answers are unknown)")
+    moves: list[AnalysedMove]
+
+
+MODELS = (*MODELS, AnalysedMove, Analysis)

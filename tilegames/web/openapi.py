@@ -146,6 +146,14 @@ def build() -> dict[str, Any]:
                 },
             },
         },
+        "/api/games/{game_id}/analysis": {
+            "parameters": GAME_ID,
+            "get": {
+                "summary": "Analysis: the distance to solved and each legal move better / same / worse"
+                " (the game then sets no record)",
+                "responses": {"200": _json(models.Analysis, "the analysis"), **ERRORS, **HEAVY},
+            },
+        },
         "/api/best": {
             "get": {
                 "summary": "The table of bests per game and variant (each kind of deal its own)",

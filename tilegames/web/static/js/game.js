@@ -3,6 +3,7 @@
 // {node, params(), restore(saved)}, render(state, screen), showHint(hint, screen), illegal(move, error, screen),
 // extra(state), and optionally onKey(event, screen). The game id lives in localStorage so a reload finds it again.
 
+import { Analysis } from "./analysis.js";
 import { api, ApiError } from "./api.js";
 import { help } from "./help.js";
 import { progressLine, progressOf } from "./progress.js";
@@ -50,6 +51,7 @@ export class GameScreen {
     this.pauseButton = button("pause", t("btn.pause"), "P", () => this.togglePause());
     this.restartButton = button("restart", t("btn.restart"), "", () => this.restart());
     this.restartButton.hidden = true;
+    this.analysis = new Analysis(this);
     this.newButton = el("button", { type: "submit", class: "primary", "data-action": "new", "aria-keyshortcuts": "N" }, t("btn.new"));
     this.board = el("div", { class: `board ${this.game}`, "data-board": this.game });
     this.board.addEventListener("pointerdown", () => this.stopPlayback(), true);
@@ -69,10 +71,11 @@ export class GameScreen {
           el("span", {}, `${t("stat.moves")} `, this.movesOut),
           el("span", {}, `${t("stat.time")} `, this.timeOut),
           el("span", { class: "extra" }, this.extraOut),
+          this.analysis.out,
           this.progressOut),
         el("div", { class: "controls" },
           el("div", { class: "toolbar", role: "toolbar", "aria-label": t(`${this.game}.title`) },
-            this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton),
+            this.undoButton, this.redoButton, this.hintButton, this.solveButton, this.pauseButton, this.restartButton, this.analysis.button),
           this.message),
         el("div", { class: "board-wrap" }, this.board, this.cover),
         el("p", { class: "keys", text: t(`${this.game}.keys`) }),
@@ -175,6 +178,7 @@ export class GameScreen {
     this.board.dataset.plies = state.plies;
     this.movesOut.textContent = String(state.moves);
     this.spec.render(state, this);
+    this.analysis.shown(state);
     this.buttons();
     this.tick();
     if (state.variant !== this.progressVariant || state.status === "won") this.refreshProgress();
@@ -319,6 +323,7 @@ export class GameScreen {
     this.say(t("msg.hinting"));
     const asked = this.state;
     try {
+      await this.analysis.idle();
       const answer = await api.hint(asked.id);
       this.say("");
       if (answer.hint.move === null) this.say(t("msg.noHint"));
@@ -346,6 +351,7 @@ export class GameScreen {
     this.say(t("msg.solving"));
     let answer;
     try {
+      await this.analysis.idle();
       answer = await api.solve(this.state.id);
     } catch (error) {
       this.say(errorText(error), "error");
@@ -448,8 +454,9 @@ export class GameScreen {
     }
     if (s.autoplay) rows.push([t("win.note"), t("win.autoplay")]);
     else if (s.hints || s.undos) rows.push([t("win.help"), t("win.helpCount", { h: s.hints, u: s.undos })]);
+    const graph = this.analysis.win(s, rows);
     this.say(t("msg.solved"), "win");
-    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), this.share(s));
+    const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), graph, this.share(s));
     const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
     const next = this.spec.next?.(s, this.catalog) ?? null; // the next level or rung: {label, params}
     const actions = [...(next ? [[t(next.label), "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
