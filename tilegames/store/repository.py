@@ -25,7 +25,8 @@ from typing import Any
 import platformdirs
 
 from tilegames.store.executor import GroupCommit, StoreError
-from tilegames.store.schema import SCHEMA_VERSION, check_integrity, migrate
+from tilegames.store.schema import SCHEMA_VERSION, check_integrity
+from tilegames.store.schema import migrate as legacy_migrate
 
 #: Time between two actions counted at most this much: a game left open overnight does not score 8 hours.
 IDLE_CAP = 60.0
@@ -177,7 +178,12 @@ class Store(GroupCommit):
             # their own (see GroupCommit._checkpoint_loop), never inside a commit a player is waiting for.
             db.execute("PRAGMA wal_autocheckpoint=0")
             check_integrity(db, path)
-            self.migrations_applied = migrate(db, upto)
+            if upto is not None or str(path) == ":memory:":
+                # The old PRAGMA user_version steps: only to make files as older releases left them (tests),
+                # and for a private in-memory database no second process can open.
+                self.migrations_applied = legacy_migrate(db, upto)
+            else:
+                self.migrations_applied = _migrate_file(path)
         except sqlite3.DatabaseError as error:
             db.close()
             raise StoreError(f"cannot open database {path}: {error}") from error
@@ -501,6 +507,16 @@ class Store(GroupCommit):
     def best(self, game: str | None = None, variant: str | None = None) -> list[Best]:
         """The table of bests (kept up to date by each win), per game and variant."""
         return self.run(lambda: _select_best(self._db, game, variant))
+
+
+def _migrate_file(path: Path) -> tuple[int, ...]:
+    """Bring the file to the newest schema with the one Alembic history (shared with PostgreSQL); the steps."""
+    from tilegames.db import MigrationError, migrate, parse_target
+
+    try:
+        return tuple(int(revision) for revision in migrate(parse_target(str(path))))
+    except MigrationError as error:
+        raise StoreError(str(error)) from None
 
 
 def _select_game(db: sqlite3.Connection, game_id: str) -> GameRow | None:
