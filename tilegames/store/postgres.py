@@ -17,7 +17,6 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
@@ -52,7 +51,7 @@ class PostgresStore(Store):
         self, target: Target, *, retention: float = RETENTION_SECONDS, size: int = POOL_SIZE
     ) -> None:
         self.target = target
-        self.path = Path(str(target))  # what messages and the startup line name
+        self.path = str(target)  # what messages and the startup line name (password hidden)
         self.retention = retention
         self.commits = 0
         self.operations = 0
