@@ -66,6 +66,15 @@ def servers(cluster, tmp_path_factory):
         server.stop()
 
 
+def test_workers_need_postgresql(tmp_path, capsys):
+    from tilegames.cli import main
+
+    assert main(["serve", "--db", str(tmp_path / "a.sqlite3"), "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers needs a PostgreSQL --db" in err and err.count("\n") == 1
+    assert not (tmp_path / "a.sqlite3").exists()  # refused before anything is opened
+
+
 def test_a_game_made_on_one_is_played_on_the_other(servers, cluster):
     one, two = servers
     assert cluster.sql("SELECT version_num FROM alembic_version").split() == ["0003"]

@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from tilegames.cli.common import CommandError, Parser
@@ -87,28 +88,27 @@ def open_store(db: str | None, synchronous: str, retention: float | None = None)
     # -> Store (imported lazily: the CLI starts fast)
     """The arcade's store, or a CommandError in one line: an unknown URL, a path that cannot hold a file, a
     read-only place, an unreachable or foreign PostgreSQL."""
-    from tilegames.db import TargetError, parse_target
+    from tilegames.db import TargetError
     from tilegames.store import RETENTION_SECONDS, StoreError, default_path
     from tilegames.store import open_store as open_any
 
-    try:
-        target = parse_target(db if db is not None else default_path())
-    except TargetError as error:
-        raise CommandError(f"--db: {error}") from None
-    path = target.path if target.path is not None else str(target)
+    postgres = db is not None and re.match(r"postgres(ql)?://", db, re.IGNORECASE) is not None
+    path = db if postgres else Path(db) if db is not None else default_path()
     try:
         return open_any(
             db if db is not None else default_path(),
             synchronous=synchronous,
             retention=RETENTION_SECONDS if retention is None else retention,
         )
+    except TargetError as error:
+        raise CommandError(f"--db: {error}") from None
     except (StoreError, OSError, sqlite3.Error) as error:
         cause = error.__cause__ if isinstance(error, StoreError) else error
         if isinstance(cause, NotADirectoryError | FileExistsError):
             raise CommandError(
                 f"cannot create the database {path}: a parent of it is a file, not a folder"
             ) from None
-        if (isinstance(error, StoreError) and cause is None) or target.backend == "postgresql":
+        if (isinstance(error, StoreError) and cause is None) or postgres:
             raise CommandError(str(error).strip().splitlines()[0]) from None
         reason = getattr(cause, "strerror", None) or str(cause)
         raise CommandError(f"cannot open the database {path}: {reason}") from None

@@ -19,12 +19,15 @@ def open_store(
     Raises :class:`tilegames.db.TargetError` for a value that names no usable database and
     :class:`~tilegames.store.StoreError` for one that cannot be opened or migrated.
     """
-    from tilegames.db import parse_target
+    path = Path(db) if db is not None else default_path()
+    if "://" in str(db):  # a URL (a file path is opened as given, with the store's own messages)
+        from tilegames.db import parse_target
 
-    target = parse_target(db if db is not None else default_path())
-    if target.backend == "postgresql":
-        from tilegames.store.postgres import PostgresStore
+        target = parse_target(str(db))
+        if target.backend == "postgresql":
+            from tilegames.store.postgres import PostgresStore
 
-        return PostgresStore(target, retention=retention)
-    assert target.path is not None
-    return Store(Path(target.path), synchronous=synchronous, retention=retention)
+            return PostgresStore(target, retention=retention)
+        assert target.path is not None
+        path = target.path
+    return Store(path, synchronous=synchronous, retention=retention)
