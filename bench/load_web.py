@@ -11,6 +11,9 @@ are reported as p50/p90/p99/max, and the errors counted.
 
 Run: .venv/bin/python -m bench.load_web [--players 50] [--moves 100] [--think 0.1 0.3] [--seed 1]
      add --stress for closed-loop players with no think time (a saturation test, not a player's experience).
+     --db postgresql://... [--workers N]: the server on that PostgreSQL, with N processes.
+     --compare: side by side in one run, for 50 and 200 players (or --players-list), each on a fresh
+     database: 1 process on SQLite, 1 and 2 processes on PostgreSQL (a throwaway cluster, tests/pgcluster.py).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import os
 import platform
 import random
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -178,12 +182,17 @@ async def player(
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc), 0 where unknown."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU time so far of the server's session (Linux /proc): the server, its uvicorn workers
+    and its engine pool (ServerProcess starts it in a session of its own); 0 where unknown."""
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -211,6 +220,80 @@ async def run(args: argparse.Namespace, url: str) -> Tally:
     return tally
 
 
+def measure(
+    args: argparse.Namespace, tmp: str, db: str | None, workers: int
+) -> tuple[Tally, float]:
+    """One run against a server started for it (or ``args.url``): the tally and the server's CPU seconds."""
+    process = None
+    url = args.url
+    server = None
+    if url is None:
+        nice = ("nice", "-n", str(args.server_nice)) if args.server_nice else ()
+        options = ["--sync", args.sync, "--client-move-rate", "1000000"]
+        if workers > 1:
+            options += ["--workers", str(workers)]
+        server = ServerProcess(
+            db or Path(tmp) / f"load{time.monotonic_ns()}.sqlite3",
+            prefix=nice,
+            options=tuple(options),
+            log_file=Path(tmp) / f"server{time.monotonic_ns()}.log",
+        )
+        server.start()
+        url, process = server.url, server.process
+    cpu_before = cpu_seconds(process.pid) if process is not None else 0.0
+    try:
+        tally = asyncio.run(run(args, url))
+        cpu = (cpu_seconds(process.pid) - cpu_before) if process is not None else 0.0
+    finally:
+        if server is not None:
+            server.stop()
+    return tally, cpu
+
+
+def summary(tally: Tally) -> str:
+    ms = [x * 1000 for x in tally.latencies]
+    return (
+        f"moves {len(ms)} in {tally.wall:.1f} s ({len(ms) / tally.wall:.0f}/s), p50 {percentile(ms, 0.5):.1f}"
+        f" ms, p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms, errors {len(tally.errors)}"
+    )
+
+
+def compare(args: argparse.Namespace) -> None:
+    """SQLite 1 process, PostgreSQL 1 and 2 processes, for each player count, in one run."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "pgcluster", Path(__file__).parents[1] / "tests" / "pgcluster.py"
+    )
+    assert spec is not None and spec.loader is not None
+    pgcluster = importlib.util.module_from_spec(spec)
+    sys.modules["pgcluster"] = pgcluster  # its dataclasses look their module up
+    spec.loader.exec_module(pgcluster)
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
+        f" {args.moves} moves per player, think {args.think[0]:g}-{args.think[1]:g} s, --sync {args.sync}"
+    )
+    with tempfile.TemporaryDirectory() as tmp, pgcluster.PostgresCluster() as pg:
+        for players in args.players_list:
+            args.players = players
+            for label, db, workers in (
+                ("SQLite, 1 process", None, 1),
+                ("PostgreSQL, 1 process", pg.url, 1),
+                ("PostgreSQL, 2 processes", pg.url, 2),
+            ):
+                if db is not None:
+                    pg.reset()
+                load = os.getloadavg()[0]
+                tally, cpu = measure(args, tmp, db, workers)
+                print(
+                    f"{players:4d} players | {label:24s} | {summary(tally)} | server CPU"
+                    f" {cpu / max(len(tally.latencies), 1) * 1000:.2f} ms/move | load {load:.1f}",
+                    flush=True,
+                )
+                for error in tally.errors[:3]:
+                    print("  error:", error)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=50)
@@ -222,6 +305,10 @@ def main() -> None:
         "--sync", choices=("full", "normal"), default="full", help="the server's --sync"
     )
     parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument("--db", help="the started server's --db (default: a fresh SQLite file)")
+    parser.add_argument("--workers", type=int, default=1, help="the started server's --workers")
+    parser.add_argument("--compare", action="store_true", help="SQLite and PostgreSQL side by side")
+    parser.add_argument("--players-list", type=int, nargs="+", default=[50, 200], metavar="N")
     parser.add_argument(
         "--server-nice",
         type=int,
@@ -232,26 +319,11 @@ def main() -> None:
     if args.stress:
         args.think = (0.0, 0.0)
 
-    process = None
-    url = args.url
+    if args.compare:
+        compare(args)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        server = None
-        if url is None:
-            nice = ("nice", "-n", str(args.server_nice)) if args.server_nice else ()
-            server = ServerProcess(
-                Path(tmp) / "load.sqlite3",
-                prefix=nice,
-                options=("--sync", args.sync, "--client-move-rate", "1000000"),
-            )
-            server.start()
-            url, process = server.url, server.process
-        cpu_before = cpu_seconds(process.pid) if process is not None else 0.0
-        try:
-            tally = asyncio.run(run(args, url))
-            cpu = (cpu_seconds(process.pid) - cpu_before) if process is not None else 0.0
-        finally:
-            if server is not None:
-                server.stop()
+        tally, cpu = measure(args, tmp, args.db, args.workers)
 
     ms = [x * 1000 for x in tally.latencies]
     print(

@@ -54,7 +54,9 @@ def test_sqlite_schema_is_the_old_stores(tmp_path: Path) -> None:
     Store(tmp_path / "old.sqlite3").close()
     new = parse_target(str(tmp_path / "new.sqlite3"))
     assert (
-        migrate(new) == ("0001", "0002") == tuple(f"{n:04d}" for n in range(1, len(MIGRATIONS) + 1))
+        migrate(new)
+        == ("0001", "0002", "0003")
+        == tuple(f"{n:04d}" for n in range(1, len(MIGRATIONS) + 1))
     )
     assert _schema(tmp_path / "new.sqlite3") == _schema(tmp_path / "old.sqlite3")
     assert revision(new) == HEAD
@@ -73,7 +75,7 @@ def test_migrate_twice_does_nothing_and_old_store_opens_it(tmp_path: Path) -> No
         store.close()
 
 
-@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("version", [1, 2, 3])
 def test_old_store_files_are_adopted(tmp_path: Path, version: int, old_store) -> None:
     path = old_store(tmp_path / "old.sqlite3", version=version)
     before = (
@@ -82,7 +84,7 @@ def test_old_store_files_are_adopted(tmp_path: Path, version: int, old_store) ->
     target = parse_target(str(path))
     assert revision(target) is None
     applied = migrate(target)
-    assert applied == (("0002",) if version == 1 else ())
+    assert applied == {1: ("0002", "0003"), 2: ("0003",), 3: ()}[version]
     assert revision(target) == HEAD
     db = sqlite3.connect(path)
     assert db.execute("SELECT id, board, moves FROM games ORDER BY id").fetchall() == before
@@ -138,7 +140,7 @@ def _race(url: str, racers: int = 4) -> list[object]:
 
 def _assert_one_winner(outcomes: list[object]) -> None:
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
-    assert sorted(outcomes, key=len) == [()] * (len(outcomes) - 1) + [("0001", "0002")]
+    assert sorted(outcomes, key=len) == [()] * (len(outcomes) - 1) + [("0001", "0002", "0003")]
 
 
 def test_concurrent_sqlite_migrations_do_not_race(tmp_path: Path) -> None:
@@ -150,7 +152,7 @@ def test_concurrent_sqlite_migrations_do_not_race(tmp_path: Path) -> None:
 
 def test_postgres_types_and_constraints(pg) -> None:
     target = parse_target(pg.url)
-    assert migrate(target) == ("0001", "0002")
+    assert migrate(target) == ("0001", "0002", "0003")
     assert revision(target) == HEAD
     types = dict(
         line.split("|")
@@ -182,11 +184,11 @@ def test_postgres_types_and_constraints(pg) -> None:
 def test_concurrent_postgres_migrations_do_not_race(pg) -> None:
     _assert_one_winner(_race(pg.url, racers=6))
     assert pg.sql("SELECT version_num FROM alembic_version").split() == [HEAD]
-    assert pg.sql("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'").strip() == "4"
+    assert pg.sql("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'").strip() == "6"
 
 
 def test_socket_url_migrates(pg) -> None:
-    assert migrate(parse_target(pg.socket_url)) == ("0001", "0002")
+    assert migrate(parse_target(pg.socket_url)) == ("0001", "0002", "0003")
     assert migrate(parse_target(pg.url)) == ()
 
 

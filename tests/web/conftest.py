@@ -1,8 +1,13 @@
-"""A test client over a fresh database; the worker pool is real (processes), started once per module."""
+"""A test client over a fresh database, on each backend (SQLite, and PostgreSQL in a throwaway cluster); the
+worker pool is real (processes), started once per module."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -10,7 +15,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from tilegames.store import Store
+from tilegames.store import Store, open_store
 from tilegames.web import create_app
 from tilegames.web.limits import Limits
 
@@ -25,10 +30,55 @@ GENEROUS = Limits(
 )
 
 
+def _pgcluster():  # tests/ is not a package: load the shared cluster module by path (once)
+    name = "tilegames_tests_pgcluster"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).parents[1] / "pgcluster.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 @pytest.fixture(scope="module")
-def arcade(tmp_path_factory):
+def cluster() -> Iterator[object]:
+    """A running PostgreSQL cluster for the module; skipped (loudly) only where PostgreSQL cannot run at all."""
+    pgcluster = _pgcluster()
+    try:
+        with pgcluster.PostgresCluster() as pg:
+            yield pg
+    except pgcluster.ClusterUnavailable as error:
+        pytest.skip(f"NO POSTGRESQL TESTS: {error}")
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def backend(request) -> str:
+    """Which database the store and API suites run on: each test runs on both."""
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def fresh_db(backend, tmp_path_factory, request) -> Callable[[], str]:
+    """``fresh_db()``: a ``--db`` value naming an empty database of the backend (a new file, or the cluster's
+    database dropped and made again)."""
+    if backend == "sqlite":
+        return lambda: str(tmp_path_factory.mktemp("db") / "arcade.sqlite3")
+    pg = request.getfixturevalue("cluster")
+
+    def make() -> str:
+        pg.reset()
+        return pg.url
+
+    return make
+
+
+@pytest.fixture(scope="module")
+def arcade(fresh_db):
     """(client, store) of an app with generous rate limits."""
-    store = Store(tmp_path_factory.mktemp("web") / "arcade.sqlite3")
+    store: Store = open_store(fresh_db())
     app = create_app(store=store, limits=GENEROUS, warm=False)
     with TestClient(app) as client:
         yield client, store

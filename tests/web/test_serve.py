@@ -54,8 +54,8 @@ def test_serve_prints_the_address_and_serves_the_page(tmp_path):
         ("file/arcade.sqlite3", "is a file, not a folder"),  # a parent is a regular file
         ("folder", "unable to open"),  # the path is a folder
         ("/proc/self/arcade.sqlite3", "unable to open"),  # a file system that takes no new files
-        ("postgresql://user@db.example/arcade", "PostgreSQL is not supported yet"),
-        ("sqlite:///arcade.sqlite3", "not a sqlite:// URL"),
+        ("postgresql://user@127.0.0.1:1/arcade?connect_timeout=2", "127.0.0.1"),  # nobody listens
+        ("mysql://user@db.example/arcade", "unknown database scheme"),
     ],
 )
 def test_an_unusable_db_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys, where, said):

@@ -1,4 +1,4 @@
-"""The arcade's SQLite store: games and their history, undo, results, migrations, durability settings."""
+"""The arcade's store on both backends (the ``store`` fixture), and the SQLite file's own behaviour: games and their history, undo, results, migrations, durability settings."""
 
 from __future__ import annotations
 
@@ -6,21 +6,26 @@ import sqlite3
 
 import pytest
 
-from tilegames.store import IDLE_CAP, SCHEMA_VERSION, Store, StoreError
+from tilegames.store import IDLE_CAP, SCHEMA_VERSION, Store, StoreError, open_store
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "arcade.sqlite3")
+def store(fresh_db):
+    s = open_store(fresh_db())
     yield s
     s.close()
 
 
-def test_new_file_has_the_current_schema_in_wal_mode_with_full_sync(store):
+def test_new_database_has_the_current_schema(store):
     assert store.version == SCHEMA_VERSION
     assert store.migrations_applied == tuple(range(1, SCHEMA_VERSION + 1))
+
+
+def test_new_file_is_in_wal_mode_with_full_sync(tmp_path):
+    store = Store(tmp_path / "arcade.sqlite3")
     assert store.pragma("journal_mode") == "wal"
     assert store.pragma("synchronous") == 2  # FULL
+    store.close()
 
 
 def test_moves_and_undo_restore_board_and_count(store):
@@ -159,8 +164,56 @@ def test_group_commit_answers_every_caller_and_isolates_failures(store):
     assert store.commits <= store.operations
 
 
-def test_closed_store_refuses_work(tmp_path):
-    s = Store(tmp_path / "c.sqlite3")
+def test_closed_store_refuses_work(fresh_db):
+    s = open_store(fresh_db())
     s.close()
     with pytest.raises(StoreError, match="closed"):
         s.game("x")
+
+
+def test_one_winner_per_ply_when_moves_race(store):
+    """Threads (PostgreSQL: connections, each its own transaction) all submit a move checked at ply 0: exactly
+    one is stored, the others raise Conflict; the history has one ply."""
+    import threading
+
+    from tilegames.store import Conflict
+
+    row = store.create_game("slide", "3x3", "1 2 3/4 5 6/7 0 8")
+    barrier = threading.Barrier(8)
+    outcomes: list[object] = []
+
+    def play(n: int) -> None:
+        barrier.wait()
+        try:
+            outcomes.append(store.record_move(row, f"m{n}", f"board{n}", 1).last_move)
+        except Conflict:
+            outcomes.append(Conflict)
+
+    threads = [threading.Thread(target=play, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    winners = [o for o in outcomes if o is not Conflict]
+    assert len(outcomes) == 8 and len(winners) == 1
+    assert store.history(row.id) == winners and store.game(row.id).plies == 1
+
+
+def test_bests_keep_the_best_when_wins_race(store):
+    """Many games of one variant won at once: played counts all, the record is the minimum (the upsert)."""
+    import threading
+
+    rows = [store.create_game("slide", "5x5", "x") for _ in range(8)]
+    barrier = threading.Barrier(len(rows))
+
+    def win(n: int) -> None:
+        barrier.wait()
+        store.record_move(rows[n], "R", "y", 40 - n, won=True, now=1000.0 + n)
+
+    threads = [threading.Thread(target=win, args=(n,)) for n in range(len(rows))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    (best,) = store.best("slide", "5x5")
+    assert (best.played, best.unassisted, best.fewest_moves) == (8, 8, 40 - 7)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import re
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -15,7 +18,19 @@ def add_parser(games: argparse._SubParsersAction[Any]) -> None:
     parser: Parser = games.add_parser("serve", help="play all three games in the browser")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default=None, help="SQLite file (default: the user data directory)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="a SQLite file (default: in the user data directory) or a PostgreSQL URL,"
+        " postgresql://USER:PASSWORD@HOST:PORT/DBNAME (any libpq URL, ?host=/socket/dir too)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="server processes on the one port (default 1; more than 1 needs a PostgreSQL --db)",
+    )
     parser.add_argument(
         "--sync",
         choices=("full", "normal"),
@@ -71,38 +86,74 @@ def add_parser(games: argparse._SubParsersAction[Any]) -> None:
 
 def open_store(db: str | None, synchronous: str, retention: float | None = None) -> Any:
     # -> Store (imported lazily: the CLI starts fast)
-    """The arcade's store, or a CommandError in one line: a URL, a path that cannot hold a file, a read-only
-    place."""
-    from tilegames.store import Store, StoreError, default_path
+    """The arcade's store, or a CommandError in one line: an unknown URL, a path that cannot hold a file, a
+    read-only place, an unreachable or foreign PostgreSQL."""
+    from tilegames.db import TargetError
+    from tilegames.store import RETENTION_SECONDS, StoreError, default_path
+    from tilegames.store import open_store as open_any
 
-    if db is not None and "://" in db:
-        scheme = db.partition("://")[0].lower()
-        if scheme.startswith("postgres"):
-            raise CommandError("--db: PostgreSQL is not supported yet; give a SQLite file path")
-        raise CommandError(f"--db takes a SQLite file path, not a {scheme}:// URL")
-    path = Path(db) if db is not None else default_path()
+    postgres = db is not None and re.match(r"postgres(ql)?://", db, re.IGNORECASE) is not None
+    path = db if postgres else Path(db) if db is not None else default_path()
     try:
-        if retention is None:
-            return Store(path, synchronous=synchronous)
-        return Store(path, synchronous=synchronous, retention=retention)
+        return open_any(
+            db if db is not None else default_path(),
+            synchronous=synchronous,
+            retention=RETENTION_SECONDS if retention is None else retention,
+        )
+    except TargetError as error:
+        raise CommandError(f"--db: {error}") from None
     except (StoreError, OSError, sqlite3.Error) as error:
         cause = error.__cause__ if isinstance(error, StoreError) else error
         if isinstance(cause, NotADirectoryError | FileExistsError):
             raise CommandError(
                 f"cannot create the database {path}: a parent of it is a file, not a folder"
             ) from None
-        if isinstance(error, StoreError) and cause is None:
-            raise CommandError(str(error)) from None
+        if (isinstance(error, StoreError) and cause is None) or postgres:
+            raise CommandError(str(error).strip().splitlines()[0]) from None
         reason = getattr(cause, "strerror", None) or str(cause)
         raise CommandError(f"cannot open the database {path}: {reason}") from None
+
+
+#: The environment variable ``serve --workers N`` passes its settings in to each worker process.
+SETTINGS_VARIABLE = "TILEGAMES_SERVE_SETTINGS"
+
+
+def build_app(settings: dict[str, Any], store: Any = None) -> Any:
+    """The arcade app for ``settings`` (what ``serve`` parsed, as JSON-able values), on ``store`` or one opened
+    from ``settings["db"]``."""
+    from tilegames.web import create_app
+    from tilegames.web.limits import Limits
+
+    limits = Limits(body_seconds=settings["read_timeout"])
+    rate = settings["client_move_rate"]
+    if rate is not None:
+        limits = replace(
+            limits, client_move_per_second=rate, client_move_burst=max(1, int(2 * rate))
+        )
+    if store is None:
+        store = open_store(settings["db"], settings["sync"], retention=settings["retention"])
+    return create_app(store=store, limits=limits, allowed_hosts=settings["hosts"])
+
+
+def app_from_environment() -> Any:
+    """uvicorn's app factory for ``serve --workers N``: each worker process opens its own store and pool."""
+    return build_app(json.loads(os.environ[SETTINGS_VARIABLE]))
+
+
+def __getattr__(name: str) -> Any:
+    """``WorkerHeadDeadline``: the head-deadline protocol class, by import string for the worker processes
+    (uvicorn pickles its settings for them, and a class made at run time cannot be pickled)."""
+    if name == "WorkerHeadDeadline":
+        from tilegames.web.protocol import head_deadline
+
+        return head_deadline(json.loads(os.environ[SETTINGS_VARIABLE])["read_timeout"])
+    raise AttributeError(name)
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from tilegames.web import create_app
     from tilegames.web.errors import quiet_repeats
-    from tilegames.web.limits import Limits
     from tilegames.web.protocol import uvicorn_options
     from tilegames.web.security import LOCAL_HOSTS
 
@@ -114,19 +165,26 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(
             f"--read-timeout must be in (0, 3600] seconds, not {args.read_timeout:g}"
         )
-    limits = Limits(body_seconds=args.read_timeout)
-    if args.client_move_rate is not None:
-        if not args.client_move_rate > 0:
-            raise CommandError(f"--client-move-rate must be positive, not {args.client_move_rate}")
-        rate = args.client_move_rate
-        limits = replace(
-            limits, client_move_per_second=rate, client_move_burst=max(1, int(2 * rate))
-        )
+    if args.client_move_rate is not None and not args.client_move_rate > 0:
+        raise CommandError(f"--client-move-rate must be positive, not {args.client_move_rate}")
     if not args.retention_days > 0:
         raise CommandError(f"--retention-days must be positive, not {args.retention_days}")
-    store = open_store(args.db, args.sync.upper(), retention=args.retention_days * 24 * 3600)
-    hosts = [*LOCAL_HOSTS, args.host, *args.allowed_host]
-    app = create_app(store=store, limits=limits, allowed_hosts=hosts)
+    if args.workers < 1:
+        raise CommandError(f"--workers must be at least 1, not {args.workers}")
+    settings = {
+        "db": args.db,
+        "sync": args.sync.upper(),
+        "retention": args.retention_days * 24 * 3600,
+        "client_move_rate": args.client_move_rate,
+        "read_timeout": args.read_timeout,
+        "hosts": [*LOCAL_HOSTS, args.host, *args.allowed_host],
+    }
+    if args.workers > 1 and not re.match(r"postgres(ql)?://", args.db or "", re.IGNORECASE):
+        raise CommandError(
+            "--workers needs a PostgreSQL --db: a SQLite file is written by one process's group commit"
+        )
+    # Opened here in every case: a bad --db fails now, in one line, and the schema is migrated once.
+    store = open_store(args.db, settings["sync"], retention=settings["retention"])
     proxies = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
     options = uvicorn_options(
         trusted_proxies=proxies,
@@ -134,7 +192,26 @@ def run(args: argparse.Namespace) -> int:
         read_seconds=args.read_timeout,
     )
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"tilegames arcade on http://{host}:{args.port}/  (database {store.path})", flush=True)
+    processes = f", {args.workers} processes" if args.workers > 1 else ""
+    print(
+        f"tilegames arcade on http://{host}:{args.port}/  (database {store.path}{processes})",
+        flush=True,
+    )
     quiet_repeats()
+    if args.workers > 1:
+        store.close()
+        os.environ[SETTINGS_VARIABLE] = json.dumps(settings)
+        options["http"] = f"{__name__}:WorkerHeadDeadline"
+        uvicorn.run(
+            f"{__name__}:app_from_environment",
+            factory=True,
+            workers=args.workers,
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            **options,
+        )
+        return 0
+    app = build_app(settings, store)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **options)
     return 0

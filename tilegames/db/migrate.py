@@ -55,11 +55,11 @@ def _scripts() -> ScriptDirectory:
     return ScriptDirectory.from_config(_config())
 
 
-#: The newest revision this program knows ("0002").
+#: The newest revision this program knows ("0003").
 HEAD: str = _scripts().get_current_head() or ""
 
 #: Old store's ``PRAGMA user_version`` -> the revision with the same schema.
-_USER_VERSIONS = {1: "0001", 2: "0002"}
+_USER_VERSIONS = {1: "0001", 2: "0002", 3: "0003"}
 
 
 def engine_for(target: Target, **options: object) -> Engine:

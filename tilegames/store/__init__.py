@@ -1,6 +1,8 @@
-"""SQLite persistence for the arcade: the group-commit executor, the schema and its migrations, the repository."""
+"""Persistence for the arcade: the repository on SQLite (group commit) or PostgreSQL (tilegames.store.postgres),
+opened by :func:`open_store` from a ``--db`` value."""
 
 from tilegames.store.executor import BATCH, CHECKPOINT_SECONDS, GroupCommit, StoreError
+from tilegames.store.open import open_store
 from tilegames.store.repository import (
     IDLE_CAP,
     RETENTION_SECONDS,
@@ -28,4 +30,5 @@ __all__ = [
     "Store",
     "StoreError",
     "default_path",
+    "open_store",
 ]

@@ -25,7 +25,8 @@ from typing import Any
 import platformdirs
 
 from tilegames.store.executor import GroupCommit, StoreError
-from tilegames.store.schema import SCHEMA_VERSION, check_integrity, migrate
+from tilegames.store.schema import SCHEMA_VERSION, check_integrity
+from tilegames.store.schema import migrate as legacy_migrate
 
 #: Time between two actions counted at most this much: a game left open overnight does not score 8 hours.
 IDLE_CAP = 60.0
@@ -140,12 +141,26 @@ def default_path() -> Path:
     return Path(platformdirs.user_data_dir("tilegames")) / "arcade.sqlite3"
 
 
+#: The health probe's write: one row, replaced (portable upsert).
+_HEALTH = (
+    "INSERT INTO health (id, checked) VALUES (1, ?)"
+    " ON CONFLICT (id) DO UPDATE SET checked = excluded.checked"
+)
+
+
 class Store(GroupCommit):
     """The arcade's database. Thread-safe: every operation runs on the store's writer thread (group commit).
 
     Wrap a read-modify-write in one function and pass it to :meth:`run` so two requests on one game cannot
     interleave; the store's own methods may be called inside it.
+
+    The statements are written once, with ``?`` parameters and SQL both backends accept;
+    :class:`tilegames.store.postgres.PostgresStore` runs the same methods on PostgreSQL.
     """
+
+    #: Appended to the reads a write depends on: nothing here (the writer thread is the only writer),
+    #: " FOR UPDATE" on PostgreSQL, where several processes write at once.
+    row_lock = ""
 
     def __init__(
         self,
@@ -177,7 +192,12 @@ class Store(GroupCommit):
             # their own (see GroupCommit._checkpoint_loop), never inside a commit a player is waiting for.
             db.execute("PRAGMA wal_autocheckpoint=0")
             check_integrity(db, path)
-            self.migrations_applied = migrate(db, upto)
+            if upto is not None or str(path) == ":memory:":
+                # The old PRAGMA user_version steps: only to make files as older releases left them (tests),
+                # and for a private in-memory database no second process can open.
+                self.migrations_applied = legacy_migrate(db, upto)
+            else:
+                self.migrations_applied = _migrate_file(path)
         except sqlite3.DatabaseError as error:
             db.close()
             raise StoreError(f"cannot open database {path}: {error}") from error
@@ -212,7 +232,7 @@ class Store(GroupCommit):
 
         def probe() -> None:
             db = self._db
-            db.execute("INSERT OR REPLACE INTO health (id, checked) VALUES (1, ?)", (time.time(),))
+            db.execute(_HEALTH, (time.time(),))
             page = db.execute("PRAGMA page_size").fetchone()[0]
             pages = db.execute("PRAGMA page_count").fetchone()[0]
             free_pages = db.execute("PRAGMA freelist_count").fetchone()[0]
@@ -331,7 +351,7 @@ class Store(GroupCommit):
         records: tuple[str, ...],
     ) -> GameRow:
         now = time.time() if now is None else now
-        current = self._game(row.id)
+        current = _select_game(self._db, row.id, lock=self.row_lock)
         if current is None or current.plies != row.plies or current.status != "playing":
             raise Conflict("the game changed since this move was checked")
         row = current  # the help counters and the clock as they are now
@@ -377,13 +397,15 @@ class Store(GroupCommit):
         """Keep the result and update the variant's bests, in the winning move's transaction."""
         db = self._db
         db.execute(
-            "INSERT OR REPLACE INTO results"
-            " (game_id, game, variant, moves, seconds, score, finished, assisted)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO results (game_id, game, variant, moves, seconds, score, finished, assisted)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET game = excluded.game,"
+            " variant = excluded.variant, moves = excluded.moves, seconds = excluded.seconds,"
+            " score = excluded.score, finished = excluded.finished, assisted = excluded.assisted",
             (row.id, row.game, row.variant, moves, seconds, score, now, int(row.assisted)),
         )
         before = db.execute(
-            "SELECT * FROM bests WHERE game = ? AND variant = ?", (row.game, row.variant)
+            "SELECT * FROM bests WHERE game = ? AND variant = ?" + self.row_lock,
+            (row.game, row.variant),
         ).fetchone()
         previous = None
         if before is not None:
@@ -414,9 +436,18 @@ class Store(GroupCommit):
         db.execute(
             "INSERT INTO bests (game, variant, label, played, unassisted, fewest_moves,"
             " fastest_seconds, top_score, updated) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (game, variant) DO UPDATE SET played = played + 1,"
-            " unassisted = unassisted + excluded.unassisted, fewest_moves = excluded.fewest_moves,"
-            " fastest_seconds = excluded.fastest_seconds, top_score = excluded.top_score,"
+            " ON CONFLICT (game, variant) DO UPDATE SET played = bests.played + 1,"
+            " unassisted = bests.unassisted + excluded.unassisted,"
+            # The better of the row as it is now and this game's: right even if another process
+            # inserted the variant's first row after the read above (nothing to lock then).
+            " fewest_moves = CASE WHEN bests.fewest_moves IS NULL"
+            " OR excluded.fewest_moves < bests.fewest_moves"
+            " THEN excluded.fewest_moves ELSE bests.fewest_moves END,"
+            " fastest_seconds = CASE WHEN bests.fastest_seconds IS NULL"
+            " OR excluded.fastest_seconds < bests.fastest_seconds"
+            " THEN excluded.fastest_seconds ELSE bests.fastest_seconds END,"
+            " top_score = CASE WHEN bests.top_score IS NULL OR excluded.top_score > bests.top_score"
+            " THEN excluded.top_score ELSE bests.top_score END,"
             " label = excluded.label, updated = excluded.updated",
             (
                 row.game,
@@ -440,7 +471,7 @@ class Store(GroupCommit):
 
     def _undo(self, row: GameRow, now: float | None) -> GameRow | None:
         now = time.time() if now is None else now
-        current = self._game(row.id)
+        current = _select_game(self._db, row.id, lock=self.row_lock)
         if current is None or current.plies != row.plies:
             raise Conflict("the game changed since this undo was asked")
         if current.plies == 0:
@@ -474,10 +505,13 @@ class Store(GroupCommit):
 
     def update_options(self, game_id: str, options: dict[str, Any]) -> None:
         """Replace a game's options (for facts learnt later, such as the optimal length)."""
+        text = json.dumps(options)
         self.run(
-            self._db.execute,
-            "UPDATE games SET options = ? WHERE id = ?",
-            (json.dumps(options), game_id),
+            lambda: (
+                self._db.execute(
+                    "UPDATE games SET options = ? WHERE id = ?", (text, game_id)
+                ).rowcount
+            )
         )
 
     def count_help(
@@ -558,12 +592,23 @@ class Store(GroupCommit):
         return self.run(lambda: _select_best(self._db, game, variant))
 
 
-def _select_game(db: sqlite3.Connection, game_id: str) -> GameRow | None:
-    row = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+def _migrate_file(path: Path) -> tuple[int, ...]:
+    """Bring the file to the newest schema with the one Alembic history (shared with PostgreSQL); the steps."""
+    from tilegames.db import MigrationError, migrate, parse_target
+
+    try:
+        return tuple(int(revision) for revision in migrate(parse_target(str(path))))
+    except MigrationError as error:
+        raise StoreError(str(error)) from None
+
+
+def _select_game(db: Any, game_id: str, *, lock: str = "") -> GameRow | None:
+    """The game row; ``lock`` (" FOR UPDATE" on PostgreSQL) holds it until the transaction ends."""
+    row = db.execute("SELECT * FROM games WHERE id = ?" + lock, (game_id,)).fetchone()
     return _game_row(row) if row is not None else None
 
 
-def _select_best(db: sqlite3.Connection, game: str | None, variant: str | None) -> list[Best]:
+def _select_best(db: Any, game: str | None, variant: str | None) -> list[Best]:
     query = "SELECT * FROM bests"
     clauses, params = [], []
     if game is not None:
@@ -590,7 +635,7 @@ def _select_best(db: sqlite3.Connection, game: str | None, variant: str | None) 
     ]
 
 
-def _game_row(row: sqlite3.Row) -> GameRow:
+def _game_row(row: Any) -> GameRow:
     data = dict(row)
     data["options"] = json.loads(data["options"])
     return GameRow(**data)

@@ -29,14 +29,15 @@ def free_port() -> int:
 
 @dataclass
 class ServerProcess:
-    """`tilegames serve --port PORT --db DB [options]`, its output in `DB.log`; `prefix` runs it under
-    e.g. `nice`."""
+    """`tilegames serve --port PORT --db DB [options]`, its output in `DB.log` (or `log_file`, which a
+    `postgresql://` URL as DB needs); `prefix` runs it under e.g. `nice`."""
 
-    db: Path
+    db: Path | str
     port: int = field(default_factory=free_port)
     prefix: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
     process: subprocess.Popen | None = None
+    log_file: Path | None = None
 
     @property
     def url(self) -> str:
@@ -44,7 +45,7 @@ class ServerProcess:
 
     @property
     def log(self) -> Path:
-        return Path(f"{self.db}.log")
+        return self.log_file if self.log_file is not None else Path(f"{self.db}.log")
 
     def start(self, timeout: float = 240.0) -> None:
         """Start the server and wait until `/api/health` answers ok (a cold start compiles kernels)."""
