@@ -55,7 +55,7 @@ def test_sqlite_schema_is_the_old_stores(tmp_path: Path) -> None:
     new = parse_target(str(tmp_path / "new.sqlite3"))
     assert (
         migrate(new)
-        == ("0001", "0002", "0003")
+        == ("0001", "0002", "0003", "0004")
         == tuple(f"{n:04d}" for n in range(1, len(MIGRATIONS) + 1))
     )
     assert _schema(tmp_path / "new.sqlite3") == _schema(tmp_path / "old.sqlite3")
@@ -84,7 +84,7 @@ def test_old_store_files_are_adopted(tmp_path: Path, version: int, old_store) ->
     target = parse_target(str(path))
     assert revision(target) is None
     applied = migrate(target)
-    assert applied == {1: ("0002", "0003"), 2: ("0003",), 3: ()}[version]
+    assert applied == {1: ("0002", "0003", "0004"), 2: ("0003", "0004"), 3: ("0004",)}[version]
     assert revision(target) == HEAD
     db = sqlite3.connect(path)
     assert db.execute("SELECT id, board, moves FROM games ORDER BY id").fetchall() == before
@@ -140,7 +140,9 @@ def _race(url: str, racers: int = 4) -> list[object]:
 
 def _assert_one_winner(outcomes: list[object]) -> None:
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
-    assert sorted(outcomes, key=len) == [()] * (len(outcomes) - 1) + [("0001", "0002", "0003")]
+    assert sorted(outcomes, key=len) == [()] * (len(outcomes) - 1) + [
+        ("0001", "0002", "0003", "0004")
+    ]
 
 
 def test_concurrent_sqlite_migrations_do_not_race(tmp_path: Path) -> None:
@@ -152,7 +154,7 @@ def test_concurrent_sqlite_migrations_do_not_race(tmp_path: Path) -> None:
 
 def test_postgres_types_and_constraints(pg) -> None:
     target = parse_target(pg.url)
-    assert migrate(target) == ("0001", "0002", "0003")
+    assert migrate(target) == ("0001", "0002", "0003", "0004")
     assert revision(target) == HEAD
     types = dict(
         line.split("|")
@@ -184,11 +186,13 @@ def test_postgres_types_and_constraints(pg) -> None:
 def test_concurrent_postgres_migrations_do_not_race(pg) -> None:
     _assert_one_winner(_race(pg.url, racers=6))
     assert pg.sql("SELECT version_num FROM alembic_version").split() == [HEAD]
-    assert pg.sql("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'").strip() == "6"
+    assert (
+        pg.sql("SELECT COUNT(*) FROM pg_tables WHERE schemaname = 'public'").strip() == "7"
+    )  # 6 + alembic_version
 
 
 def test_socket_url_migrates(pg) -> None:
-    assert migrate(parse_target(pg.socket_url)) == ("0001", "0002", "0003")
+    assert migrate(parse_target(pg.socket_url)) == ("0001", "0002", "0003", "0004")
     assert migrate(parse_target(pg.url)) == ()
 
 

@@ -554,11 +554,16 @@ class Store(GroupCommit):
             lambda: self._db.execute(
                 """INSERT INTO progress (player, game, variant, solved, star, fewest_moves, top_score,
                        updated) VALUES (?, ?, ?, 1, ?, ?, ?, ?)
-                   ON CONFLICT (player, game, variant) DO UPDATE SET solved = solved + 1,
-                       star = MAX(star, excluded.star),
-                       fewest_moves = MIN(COALESCE(fewest_moves, excluded.fewest_moves),
-                                          excluded.fewest_moves),
-                       top_score = MAX(COALESCE(top_score, excluded.top_score), excluded.top_score),
+                   ON CONFLICT (player, game, variant) DO UPDATE SET
+                       solved = progress.solved + 1,
+                       star = CASE WHEN excluded.star > progress.star THEN excluded.star
+                                   ELSE progress.star END,
+                       fewest_moves = CASE WHEN progress.fewest_moves IS NULL
+                                             OR excluded.fewest_moves < progress.fewest_moves
+                                           THEN excluded.fewest_moves ELSE progress.fewest_moves END,
+                       top_score = CASE WHEN progress.top_score IS NULL
+                                          OR excluded.top_score > progress.top_score
+                                        THEN excluded.top_score ELSE progress.top_score END,
                        updated = excluded.updated""",
                 (
                     player,
