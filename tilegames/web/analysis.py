@@ -19,10 +19,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tilegames.store import GameRow
-from tilegames.web import analysis_tasks
-from tilegames.web.arcade import ApiError, Arcade, game_over
-from tilegames.web.games import BadRequest
-from tilegames.web.limits import klotski_max_states
+from tilegames.web import games
+from tilegames.web.arcade import Arcade, game_over
 
 #: Sliding-puzzle boards up to this many cells are analysed (3×3, 4×4 and the small rectangles).
 SLIDE_CELLS = 16
@@ -62,35 +60,8 @@ class Analyst:
         return JSONResponse({"id": row.id, "board": row.board, "plies": row.plies, **answer})
 
     async def compute(self, row: GameRow) -> dict[str, Any]:
-        limit = self.arcade.limits.solve_seconds
-        work = self.arcade.work
-        if row.game == "klotski":
-            from tilegames import klotski
-
-            board = klotski.Board.parse(row.board)
-            states = klotski_max_states(board.width, board.height)
-            return await work(analysis_tasks.klotski_analysis, row.board, states, timeout=limit)
-        if row.game == "slide":
-            cells = len(row.board.replace("/", " ").split())
-            if cells > SLIDE_CELLS:
-                raise BadRequest(
-                    "analysis is offered on boards up to 4×4 (16 cells), where the optimal solver is quick",
-                    "analysis_unavailable",
-                )
-            return await work(
-                analysis_tasks.slide_analysis, row.board, SLIDE_NODES, limit * 0.8, timeout=limit
-            )
-        if row.game == "link":
-            gravity = bool(row.options.get("gravity"))
-            return await work(
-                analysis_tasks.link_analysis,
-                row.board,
-                gravity,
-                LINK_NODES,
-                LINK_PAIRS,
-                timeout=limit,
-            )
-        raise ApiError(404, "no_such_game", f"no analysis for game {row.game!r}")
+        """The answer of the game's own adapter (each knows its engine's exact measure)."""
+        return await games.adapter(row.game).analyse(self.arcade, row)
 
 
 def route(arcade: Arcade) -> Route:

@@ -118,6 +118,10 @@ class Adapter(Protocol):
 
     async def solve(self, services: Services, row: GameRow) -> dict[str, Any]: ...
 
+    async def analyse(self, services: Services, row: GameRow) -> dict[str, Any]:
+        """The Analysis mode's answer for the position (tilegames.web.analysis), from the worker pool."""
+        ...
+
     def from_deal(self, text: str, rest: str) -> dict[str, Any]:
         """The new-game body of deal id ``text`` (``rest``: after ``<game>-``); BadRequest ``bad_deal``."""
         ...

@@ -204,6 +204,18 @@ class Klotski(Base):
         limit = services.limits.solve_seconds
         return await services.work(tasks.klotski_solve, row.board, "moves", timeout=limit)
 
+    async def analyse(self, services: Services, row: GameRow) -> dict[str, Any]:
+        from tilegames import klotski
+        from tilegames.web import analysis_tasks
+        from tilegames.web.limits import klotski_max_states
+
+        board = klotski.Board.parse(row.board)
+        states = klotski_max_states(board.width, board.height)
+        limit = services.limits.solve_seconds
+        return await services.work(
+            analysis_tasks.klotski_analysis, row.board, states, timeout=limit
+        )
+
     def warm(self) -> None:
         from tilegames import klotski
 

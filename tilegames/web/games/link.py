@@ -257,6 +257,16 @@ class Link(Base):
         gravity = bool(row.options.get("gravity"))
         return await services.work(tasks.link_solve, row.board, gravity, limit, timeout=limit)
 
+    async def analyse(self, services: Services, row: GameRow) -> dict[str, Any]:
+        from tilegames.web import analysis_tasks
+        from tilegames.web.analysis import LINK_NODES, LINK_PAIRS
+
+        gravity = bool(row.options.get("gravity"))
+        limit = services.limits.solve_seconds
+        return await services.work(
+            analysis_tasks.link_analysis, row.board, gravity, LINK_NODES, LINK_PAIRS, timeout=limit
+        )
+
     def warm(self) -> None:
         from tilegames import link
 

@@ -167,6 +167,20 @@ class Slide(Base):
         await services.db(self._save_plan, services, row.id, row.board, answer["moves"])
         return answer
 
+    async def analyse(self, services: Services, row: GameRow) -> dict[str, Any]:
+        from tilegames.web import analysis_tasks
+        from tilegames.web.analysis import SLIDE_CELLS, SLIDE_NODES
+
+        if len(row.board.replace("/", " ").split()) > SLIDE_CELLS:
+            raise BadRequest(
+                "analysis is offered on boards up to 4×4 (16 cells), where the optimal solver is quick",
+                "analysis_unavailable",
+            )
+        limit = services.limits.solve_seconds
+        return await services.work(
+            analysis_tasks.slide_analysis, row.board, SLIDE_NODES, limit * 0.8, timeout=limit
+        )
+
     def _cells(self, row: GameRow, move: str) -> list[list[int]]:
         """The tile a move letter moves (to highlight a hint)."""
         from tilegames import slide
