@@ -24,7 +24,6 @@ import json
 import os
 import platform
 import random
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -260,20 +259,13 @@ def summary(tally: Tally) -> str:
 
 def compare(args: argparse.Namespace) -> None:
     """SQLite 1 process, PostgreSQL 1 and 2 processes, for each player count, in one run."""
-    import importlib.util
+    from tests.pgcluster import PostgresCluster
 
-    spec = importlib.util.spec_from_file_location(
-        "pgcluster", Path(__file__).parents[1] / "tests" / "pgcluster.py"
-    )
-    assert spec is not None and spec.loader is not None
-    pgcluster = importlib.util.module_from_spec(spec)
-    sys.modules["pgcluster"] = pgcluster  # its dataclasses look their module up
-    spec.loader.exec_module(pgcluster)
     print(
         f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()};"
         f" {args.moves} moves per player, think {args.think[0]:g}-{args.think[1]:g} s, --sync {args.sync}"
     )
-    with tempfile.TemporaryDirectory() as tmp, pgcluster.PostgresCluster() as pg:
+    with tempfile.TemporaryDirectory() as tmp, PostgresCluster() as pg:
         for players in args.players_list:
             args.players = players
             for label, db, workers in (

@@ -1,43 +1,14 @@
-"""A throwaway PostgreSQL cluster per test module (tests/pgcluster.py), and a helper for old store files."""
+"""Old store files for the migration tests (the throwaway PostgreSQL cluster is in tests/conftest.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tilegames.store.schema import migrate as legacy_migrate
-
-
-def _load_pgcluster():  # tests/ is not a package; load the shared fixture module by path
-    name = "tilegames_tests_pgcluster"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).parents[1] / "pgcluster.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-pgcluster = _load_pgcluster()
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[object]:
-    """A running cluster; skipped (loudly) only when PostgreSQL cannot be run here at all."""
-    try:
-        with pgcluster.PostgresCluster() as pg:
-            yield pg
-    except pgcluster.ClusterUnavailable as error:
-        pytest.skip(f"NO POSTGRESQL TESTS: {error}")
 
 
 @pytest.fixture

@@ -3,11 +3,8 @@ worker pool is real (processes), started once per module."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import warnings
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
@@ -28,30 +25,6 @@ GENEROUS = Limits(
     solve_seconds=120.0,
     deal_seconds=120.0,
 )
-
-
-def _pgcluster():  # tests/ is not a package: load the shared cluster module by path (once)
-    name = "tilegames_tests_pgcluster"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).parents[1] / "pgcluster.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[object]:
-    """A running PostgreSQL cluster for the module; skipped (loudly) only where PostgreSQL cannot run at all."""
-    pgcluster = _pgcluster()
-    try:
-        with pgcluster.PostgresCluster() as pg:
-            yield pg
-    except pgcluster.ClusterUnavailable as error:
-        pytest.skip(f"NO POSTGRESQL TESTS: {error}")
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

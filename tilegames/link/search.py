@@ -21,6 +21,7 @@ so a node on a huge board cannot run far past the deadline; the memo stops growi
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -146,7 +147,7 @@ def search(
     raise AssertionError("the last search has no budget")
 
 
-class _Core:
+class _Core(ABC):
     """What both searches share: the grid, the tile counts, the limits, the memo."""
 
     def __init__(self, grid: np.ndarray, memo: bool, memo_cap: int) -> None:
@@ -181,8 +182,9 @@ class _Core:
         if self.memo and len(self.dead) < self.memo_cap:
             self.dead.add(key)
 
+    @abstractmethod
     def run(self, line: list[Move]) -> bool:
-        raise NotImplementedError
+        """Search from the current grid; True with `line` holding the moves played, False if none clears it."""
 
 
 @dataclass

@@ -64,6 +64,17 @@ def daily_date(value: Any) -> str:
     return day.isoformat()
 
 
+def dated(
+    params: dict[str, Any], variant: str, label: str, options: dict[str, Any]
+) -> tuple[str, str]:
+    """A daily puzzle's own variant and label (its date kept in ``options``); any other deal's unchanged."""
+    day = params.get("daily")
+    if not day:
+        return variant, label
+    options["daily"] = day
+    return f"daily {day}", f"daily puzzle {day} · {label}"
+
+
 def daily_seed(date: str, game: str) -> int:
     """The daily deal's seed: a hash of ``"<date>/<game>"``, the same on every server."""
     return int.from_bytes(hashlib.sha256(f"{date}/{game}".encode()).digest()[:4], "big")

@@ -134,9 +134,7 @@ class Link(Base):
             "reshuffles": 0,
             "size": f"{p['width']}x{p['height']}",
         }
-        if p.get("daily"):
-            variant, label = f"daily {p['daily']}", f"daily puzzle {p['daily']} · {label}"
-            options["daily"] = p["daily"]
+        variant, label = deals.dated(p, variant, label, options)
         return Deal(dealt["board"], variant, label, options)
 
     def from_deal(self, text: str, rest: str) -> dict[str, Any]:

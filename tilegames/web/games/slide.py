@@ -66,9 +66,7 @@ class Slide(Base):
             variant += f" d{distance}"
             label += f", {distance} moves from solved"
         options = {"seed": seed, "distance": distance, "optimal": dealt["optimal"]}
-        if params.get("daily"):
-            variant, label = f"daily {params['daily']}", f"daily puzzle {params['daily']} · {label}"
-            options["daily"] = params["daily"]
+        variant, label = deals.dated(params, variant, label, options)
         return Deal(dealt["board"], variant, label, options)
 
     def from_deal(self, text: str, rest: str) -> dict[str, Any]:
