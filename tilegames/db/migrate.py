@@ -69,13 +69,13 @@ def engine_for(target: Target, **options: object) -> Engine:
     processes both read "empty" before either takes the lock.)
     """
     if target.backend == "postgresql":
-        return sa.create_engine(target.sqlalchemy_url, **options)  # type: ignore[arg-type]
+        return sa.create_engine(target.sqlalchemy_url, **options)
     assert target.path is not None
     target.path.parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(
         target.sqlalchemy_url,
         connect_args={"timeout": SQLITE_TIMEOUT},
-        **options,  # type: ignore[arg-type]
+        **options,
     )
 
     @sa.event.listens_for(engine, "connect")

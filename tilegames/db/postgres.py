@@ -28,6 +28,14 @@ T = TypeVar("T")
 SESSION_SETTINGS = {"synchronous_commit": "on"}
 
 
+def one(cursor: psycopg.Cursor[Any]) -> Any:
+    """The one row a query that always answers returns (a missing row is a broken server, not a user error)."""
+    row = cursor.fetchone()
+    if row is None:
+        raise DatabaseError("the database returned no row")
+    return row
+
+
 class DatabaseError(ValueError):
     """PostgreSQL refused an operation or could not be reached."""
 
@@ -84,7 +92,7 @@ class Pool:
         def read(connection: psycopg.Connection[Any]) -> dict[str, str]:
             names = ("synchronous_commit", "fsync", "full_page_writes")
             return {
-                name: connection.execute("SELECT current_setting(%s) AS v", (name,)).fetchone()["v"]
+                name: one(connection.execute("SELECT current_setting(%s) AS v", (name,)))["v"]
                 for name in names
             }
 

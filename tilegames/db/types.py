@@ -11,4 +11,4 @@ import sqlalchemy as sa
 
 TEXT = sa.Text()
 INTEGER = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
-REAL = sa.Double().with_variant(sa.REAL(), "sqlite")
+REAL: sa.types.TypeEngine[float] = sa.Double().with_variant(sa.REAL(), "sqlite")

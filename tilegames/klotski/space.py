@@ -148,7 +148,8 @@ def reachable(
     )
     if hit:
         raise SearchLimitError(f"more than {limit} positions are reachable")
-    return keys
+    found: np.ndarray = keys
+    return found
 
 
 def analyse(board: Board, metric: str = "moves", *, max_states: int | None = None) -> Analysis:
@@ -179,7 +180,7 @@ def analyse(board: Board, metric: str = "moves", *, max_states: int | None = Non
         distance=int(distances[0]) if distances[0] >= 0 else None,
         max_distance=top,
         farthest=farthest,
-        histogram=[counts.get(d, 0) for d in range(top + 1)] if solvable else [],
+        histogram=[counts.get(d, 0) for d in range(top + 1)] if top is not None else [],
         keys=keys,
         distances=distances,
         edges=edges,

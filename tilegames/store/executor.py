@@ -51,7 +51,7 @@ class GroupCommit:
     """
 
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
-        self.path = path
+        self.path: Path | str = path
         self._db = connection
         self.commits = 0
         self.operations = 0

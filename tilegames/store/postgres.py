@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import psycopg
 
 from tilegames.db import MigrationError, Target, migrate
-from tilegames.db.postgres import DatabaseError, Pool
+from tilegames.db.postgres import DatabaseError, Pool, one
 from tilegames.store.executor import TRUNCATE_SECONDS, StoreError
 from tilegames.store.repository import _HEALTH, RETENTION_SECONDS, Store
 
@@ -70,10 +70,10 @@ class PostgresStore(Store):
         self.run(self._purge, time.time())
         self._purger.start()
 
-    @property  # type: ignore[override]
-    def _db(self) -> _Translated:
+    @property
+    def _db(self) -> _Translated:  # type: ignore[override]  # the base's attribute, per thread here
         """The connection of the transaction this thread is in (only inside :meth:`run`)."""
-        db = getattr(self._local, "db", None)
+        db: _Translated | None = getattr(self._local, "db", None)
         if db is None:
             raise RuntimeError("the store's statements run only inside PostgresStore.run")
         return db
@@ -117,9 +117,7 @@ class PostgresStore(Store):
     @property
     def version(self) -> int:
         return self.run(
-            lambda: int(
-                self._db.execute("SELECT version_num AS v FROM alembic_version").fetchone()["v"]
-            )
+            lambda: int(one(self._db.execute("SELECT version_num AS v FROM alembic_version"))["v"])
         )
 
     def check_writable(self, *, headroom: int = 1 << 20) -> None:

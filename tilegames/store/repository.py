@@ -243,7 +243,7 @@ class Store(GroupCommit):
         self.run(probe)
         if str(self.path) != ":memory:":
             try:
-                free = shutil.disk_usage(self.path.parent).free
+                free = shutil.disk_usage(Path(self.path).parent).free
             except OSError as error:
                 raise StoreError(f"database {self.path}: {error}") from error
             if free < headroom:

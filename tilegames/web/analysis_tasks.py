@@ -146,7 +146,7 @@ def slide_analysis(text: str, max_nodes: int, timeout: float) -> dict[str, Any]:
         return solution.length
 
     now = optimal(board)
-    moves = []
+    moves: list[dict[str, Any]] = []
     for move, child in children:
         distance = optimal(child)
         moves.append({"move": move, "verdict": verdict(now, distance), "distance": distance})
@@ -176,7 +176,7 @@ def link_analysis(text: str, gravity: bool, max_nodes: int, max_pairs: int) -> d
     pairs = board.legal_moves()
     if len(pairs) > max_pairs:
         exact = False
-    moves = []
+    moves: list[dict[str, Any]] = []
     for pair in pairs:
         if len(moves) >= max_pairs:
             after = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -28,7 +28,7 @@ class SafeJSONResponse(JSONResponse):
 
 
 def json_error(
-    status: int, code: str, message: str, headers: dict[str, str] | None = None
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None
 ) -> SafeJSONResponse:
     """The one shape of an error answer."""
     return SafeJSONResponse({"error": {"code": code, "message": message}}, status, headers=headers)

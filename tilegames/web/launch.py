@@ -24,7 +24,8 @@ def free_port() -> int:
     """A TCP port on loopback that nothing listens on now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 @dataclass
@@ -36,7 +37,7 @@ class ServerProcess:
     port: int = field(default_factory=free_port)
     prefix: tuple[str, ...] = ()
     options: tuple[str, ...] = ()
-    process: subprocess.Popen | None = None
+    process: subprocess.Popen[bytes] | None = None
     log_file: Path | None = None
 
     @property

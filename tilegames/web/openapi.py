@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel
-from pydantic.json_schema import models_json_schema
+from pydantic.json_schema import JsonSchemaMode, models_json_schema
 
 from tilegames import __version__
 from tilegames.web import models
@@ -58,11 +58,12 @@ GAME_ID = [{"name": "game_id", "in": "path", "required": True, "schema": {"type"
 
 
 def _schemas() -> dict[str, Any]:
-    pairs = [
+    pairs: list[tuple[type[BaseModel], JsonSchemaMode]] = [
         (model, "validation" if model in REQUESTS else "serialization") for model in models.MODELS
     ]
     _, definitions = models_json_schema(pairs, ref_template="#/components/schemas/{model}")
-    return definitions["$defs"]
+    schemas: dict[str, Any] = definitions["$defs"]
+    return schemas
 
 
 def build() -> dict[str, Any]:

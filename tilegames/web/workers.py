@@ -122,6 +122,12 @@ class _Job:
     started: float | None = None
 
 
+def _settle(ready: asyncio.Future[None]) -> None:
+    """Mark the worker's answer as ready (the event loop may call this more than once before it is read)."""
+    if not ready.done():
+        ready.set_result(None)
+
+
 def kind(fn: Callable[..., Any]) -> str:
     """The name jobs are averaged under: the function's module and name."""
     return f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', type(fn).__name__)}"
@@ -280,7 +286,7 @@ class Workers:
         fd = worker.connection.fileno()
         try:
             worker.connection.send((fn, args))
-            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(fd, _settle, ready)
             try:
                 await asyncio.wait_for(ready, timeout)
             finally:
@@ -301,7 +307,8 @@ class Workers:
         self._release(worker)
         if kind == "raise":
             raise value
-        return value
+        result: T = value
+        return result
 
     def _learn(self, fn: Callable[..., Any], seconds: float) -> None:
         name = kind(fn)

@@ -158,6 +158,9 @@ def seed_param(params: dict[str, Any]) -> int | None:
 class Base:
     """Defaults shared by the adapters (no extra state fields, nothing after creation, no settling)."""
 
+    name: str
+    records: tuple[str, ...]
+
     def state(self, row: GameRow) -> dict[str, Any]:
         return {}
 

@@ -60,7 +60,7 @@ def counts(row: GameRow, move: str) -> tuple[int, int]:
 
 class Klotski(Base):
     name = "klotski"
-    records = ("moves", "seconds")
+    records: tuple[str, ...] = ("moves", "seconds")
 
     def catalog(self, limits: Limits) -> dict[str, Any]:
         from tilegames import klotski

@@ -70,7 +70,10 @@ def reshuffle_seed(row: GameRow) -> int:
 
 class Link(Base):
     name = "link"
-    records = ("seconds", "score")  # fewest moves is always tiles ÷ 2: no record in it
+    records: tuple[str, ...] = (
+        "seconds",
+        "score",
+    )  # fewest moves is always tiles ÷ 2: no record in it
 
     def catalog(self, limits: Limits) -> dict[str, Any]:
         return {

@@ -31,7 +31,7 @@ FROM_BLANK = {"U": (1, 0), "D": (-1, 0), "L": (0, 1), "R": (0, -1)}
 
 class Slide(Base):
     name = "slide"
-    records = ("moves", "seconds")
+    records: tuple[str, ...] = ("moves", "seconds")
 
     def catalog(self, limits: Limits) -> dict[str, Any]:
         return {
@@ -201,7 +201,8 @@ class Slide(Base):
             if move is not None:
                 return move
         if len(row.board.replace("/", " ").split()) <= 9:
-            return (await services.work(tasks.slide_hint, row.board, limit, timeout=limit))["move"]
+            hinted = await services.work(tasks.slide_hint, row.board, limit, timeout=limit)
+            return str(hinted["move"]) if hinted["move"] is not None else None
         answer = await services.work(tasks.slide_solve, row.board, limit, timeout=limit)
         await services.db(self._save_plan, services, row.id, row.board, answer["moves"])
         return answer["moves"][0] if answer["moves"] else None
@@ -228,6 +229,6 @@ def _plan_next(plan: dict[str, Any], board_text: str) -> str | None:
     board = slide.Board.parse(plan["board"])
     for move in plan["moves"]:
         if str(board) == board_text:
-            return move
+            return str(move)
         board.push(move)
     return None
