@@ -23,10 +23,9 @@ export function player() {
 
 export async function call(path, { method = "GET", body } = {}) {
   const init = { method, headers: { "x-player": player() } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers["content-type"] = "application/json";
-  }
+  // Every write is typed JSON, with a body or without (hint, solve, pause): the server refuses others (415).
+  if (method !== "GET") init.headers["content-type"] = "application/json";
+  if (body !== undefined) init.body = JSON.stringify(body);
   let response;
   try {
     response = await fetch(path, init);
