@@ -115,9 +115,10 @@ def test_bad_new_game_requests(client, body, status, code):
 
 
 def test_body_too_large_is_413(client):
-    response = client.post("/api/games", content=b" " * 20_000)
+    typed = {"content-type": "application/json"}
+    response = client.post("/api/games", content=b" " * 20_000, headers=typed)
     assert response.status_code == 413 and error_code(response) == "body_too_large"
-    chunked = client.post("/api/games", content=iter([b" " * 10_000, b" " * 10_000]))
+    chunked = client.post("/api/games", content=iter([b" " * 10_000, b" " * 10_000]), headers=typed)
     assert chunked.status_code == 413
 
 
@@ -128,9 +129,11 @@ def test_unknown_game_id_is_404_everywhere(client):
         ("POST", "/api/games/nope/undo"),
         ("POST", "/api/games/nope/hint"),
         ("POST", "/api/games/nope/solve"),
+        ("POST", "/api/games/nope/pause"),
+        ("POST", "/api/games/nope/resume"),
         ("GET", "/api/games/" + "x" * 500),
     ]:
-        response = client.request(method, path)
+        response = client.request(method, path, headers={"content-type": "application/json"})
         assert response.status_code == 404, (method, path)
         assert error_code(response) == "no_such_game"
     response = client.post("/api/games/nope/moves", json={"move": "R"})
@@ -349,7 +352,8 @@ def test_link_gravity_game_follows_the_engine(client):
 def test_unknown_routes_and_methods_answer_json(client):
     missing = client.get("/api/nothing-here")
     assert missing.status_code == 404 and error_code(missing) == "http_error"
-    wrong = client.put("/api/games")
+    assert client.put("/api/games").status_code == 415  # every write is typed JSON first
+    wrong = client.put("/api/games", headers={"content-type": "application/json"})
     assert wrong.status_code == 405 and error_code(wrong) == "http_error"
 
 

@@ -53,4 +53,7 @@ export const api = {
   hint: (id) => call(`/api/games/${encodeURIComponent(id)}/hint`, { method: "POST" }),
   checkLayout: (layout) => call("/api/klotski/check", { method: "POST", body: { layout } }),
   solve: (id) => call(`/api/games/${encodeURIComponent(id)}/solve`, { method: "POST" }),
+  // Pause on the server: its clock (and the Lianliankan score) stands still until resume.
+  pause: (id) => call(`/api/games/${encodeURIComponent(id)}/pause`, { method: "POST" }),
+  resume: (id) => call(`/api/games/${encodeURIComponent(id)}/resume`, { method: "POST" }),
 };
