@@ -456,6 +456,8 @@ export class GameScreen {
     const s = this.state;
     this.stopPlayback(false);
     const rows = [[t("win.moves"), String(s.moves)]];
+    const level = this.spec.levelTitle?.(s, this.catalog); // Klotski: the layout's name in the page's language
+    if (level) rows.unshift([t("win.level"), level]);
     if (s.steps !== undefined) rows.push([t("win.steps"), String(s.steps)]);
     if (s.optimal !== null && s.optimal !== undefined) rows.push([t("win.optimal"), String(s.optimal)]);
     rows.push([t("win.time"), clock(s.seconds)]);
@@ -477,7 +479,8 @@ export class GameScreen {
     const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), graph, this.share(s));
     const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
     const next = this.spec.next?.(s, this.catalog) ?? null; // the next level or rung: {label, params}
-    const actions = [...(next ? [[t(next.label), "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
+    const nextLabel = next?.name ? `${t(next.label)}: ${next.name}` : next ? t(next.label) : null;
+    const actions = [...(next ? [[nextLabel, "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
     const answer = await dialog(title, body, actions, { kind: "win", fallback: this.newButton });
     if (answer === "new") this.newGame({ ask: false });
     if (answer === "next") this.newGame({ ask: false, params: next.params });

@@ -28,11 +28,14 @@ export function progressLine(entry) {
   return parts.join(" · ");
 }
 
-/** A level's name in the page's language: the Chinese name and the English alias; "Level 37" / "第 37 关". */
+/** A level's name in the page's language: 横刀立马 or "Blade Drawn, Horse Reined"; "Level 37" / "第 37 关". */
 export function levelName(level) {
   if (level.kind === "pack") return t("label.level", { n: level.name.replace(/\D/g, "") });
-  return lang() === "zh" ? level.name : `${level.name} · ${level.alias}`;
+  return lang() === "zh" ? level.name : level.english || level.alias;
 }
+
+/** The level a game is on (its variant is the level's Chinese name or "Level 37"), or null. */
+export const levelOf = (levels, variant) => levels.find((l) => l.name === variant) ?? null;
 
 /** The Klotski level screen: every level as a card (name, optimal length, ✓, ★), easiest first. Resolves with
  * the level chosen (or null). */
@@ -45,6 +48,8 @@ export async function levelScreen(levels, fallback) {
       "data-solved": entry?.solved ? "1" : "", "data-star": entry?.star ? "1" : "",
       onclick: (event) => { chosen = level; event.target.closest(".overlay").querySelector("[data-dialog-action=close]").click(); } },
       el("strong", { text: levelName(level) }),
+      // In English the Chinese name stays beside the translation, as the generals keep theirs.
+      level.kind === "named" && lang() !== "zh" ? el("span", { class: "zh-name", lang: "zh-CN", text: level.name }) : null,
       el("span", { class: "optimal", text: level.optimal === null ? t("levels.unsolvable") : t("levels.optimal", { n: level.optimal }) }),
       el("span", { class: "marks", "aria-label": entry?.star ? t("progress.star") : entry?.solved ? t("progress.solved", { n: entry.solved }) : "", text: marks(entry) || " " }));
   });
