@@ -61,6 +61,62 @@ export async function levelScreen(levels, fallback) {
   return chosen;
 }
 
+/**
+ * Lianliankan progress by size and gravity, from the progress table's variants ("14x6 k21 gravity"): whether
+ * any game of that size and gravity was cleared, and the top score at any number of kinds (with those kinds).
+ * Keyed "14x6" or "14x6 gravity".
+ */
+export function linkProgress(progress) {
+  const out = {};
+  for (const [variant, entry] of Object.entries(progress)) {
+    const found = /^(\d+x\d+) k(\d+)( gravity)?$/.exec(variant);
+    if (!found || !entry.solved) continue;
+    const key = found[1] + (found[3] ?? "");
+    const seen = (out[key] ??= { solved: 0, top_score: null, kinds: null });
+    seen.solved += entry.solved;
+    if (entry.top_score !== null && (seen.top_score === null || entry.top_score > seen.top_score)) {
+      seen.top_score = entry.top_score;
+      seen.kinds = Number(found[2]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The Lianliankan size screen: every size offered, without and with gravity, as a button with ✓ when cleared and
+ * the best score. Resolves with the choice ({size: "14x6", gravity: bool}) or null.
+ */
+export async function sizeScreen(sizes, fallback) {
+  const done = linkProgress(await progressOf("link"));
+  const cells = (size) => size.split("x").reduce((a, b) => a * b, 1);
+  const ordered = [...sizes].sort((a, b) => cells(a) - cells(b));
+  let chosen = null;
+  const buttons = [];
+  const card = (size, gravity) => {
+    const entry = done[size + (gravity ? " gravity" : "")];
+    const shown = size.replace("x", "×");
+    const mode = t(gravity ? "sizes.gravity" : "sizes.plain");
+    const best = entry?.top_score === null || entry?.top_score === undefined ? null : t("sizes.best", { s: entry.top_score, k: entry.kinds });
+    const said = [shown, mode, entry ? t("sizes.cleared") : t("sizes.none"), best].filter(Boolean).join(", ");
+    const button = el("button", { type: "button", class: "size-card", "data-size": size, "data-gravity": gravity ? "1" : "",
+      "data-solved": entry ? "1" : "", "data-best": best === null ? "" : String(entry.top_score), "aria-label": said,
+      onclick: (event) => { chosen = { size, gravity }; event.target.closest(".overlay").querySelector("[data-dialog-action=close]").click(); } },
+      el("span", { class: "marks", "aria-hidden": "true", text: entry ? "✓" : " " }),
+      el("span", { class: "best", "aria-hidden": "true", text: best ?? t("sizes.none") }));
+    buttons.push(button);
+    return el("td", {}, button);
+  };
+  const table = el("table", { class: "size-grid", "data-sizes": "" },
+    el("thead", {}, el("tr", {}, el("th", { scope: "col", text: t("set.size") }), el("th", { scope: "col", text: t("sizes.plain") }), el("th", { scope: "col", text: t("sizes.gravity") }))),
+    el("tbody", {}, ordered.map((size) => el("tr", {}, el("th", { scope: "row", text: size.replace("x", "×") }), card(size, false), card(size, true)))));
+  const cleared = ordered.reduce((n, size) => n + (done[size] ? 1 : 0) + (done[`${size} gravity`] ? 1 : 0), 0);
+  const body = el("div", {}, el("p", { text: t("sizes.count", { n: cleared, of: 2 * ordered.length }) }), table);
+  const closed = dialog(t("sizes.title"), body, [[t("btn.close"), "close"]], { kind: "sizes", fallback });
+  (buttons.find((b) => !b.dataset.solved) ?? buttons[0])?.focus(); // start at the first size not yet cleared
+  await closed;
+  return chosen;
+}
+
 /** The next level after `variant` (the Klotski levels in order), or null. */
 export function nextLevel(levels, variant) {
   const at = levels.findIndex((l) => l.name === variant);
