@@ -48,7 +48,9 @@ def _read_table() -> tuple[NamedLayout, ...]:
     header, *body = rows
     if header != ["name", "alias", "layout"]:
         raise LayoutError(f"layouts.tsv has header {header}, expected name, alias, layout")
-    return tuple(NamedLayout(*row, english=ENGLISH[row[1]]) for row in body)
+    return tuple(
+        NamedLayout(name, alias, layout, english=ENGLISH[alias]) for name, alias, layout in body
+    )
 
 
 #: Pinyin alias → English name: short translations of the Chinese names, as players call them.
