@@ -102,7 +102,7 @@ export async function sizeScreen(sizes, fallback) {
       "data-solved": entry ? "1" : "", "data-best": best === null ? "" : String(entry.top_score), "aria-label": said,
       onclick: (event) => { chosen = { size, gravity }; event.target.closest(".overlay").querySelector("[data-dialog-action=close]").click(); } },
       el("span", { class: "marks", "aria-hidden": "true", text: entry ? "✓" : " " }),
-      el("span", { class: "best", "aria-hidden": "true", text: best ?? t("sizes.none") }));
+      el("span", { class: "top-score", "aria-hidden": "true", text: best ?? t("sizes.none") }));
     buttons.push(button);
     return el("td", {}, button);
   };
