@@ -78,3 +78,38 @@ def test_a_game_paused_in_another_tab_is_shown_paused(play, page):
     page.wait_for_selector("[data-board]:not([hidden])")
     page.wait_for_function("document.querySelector('[data-board]').dataset.waiting === '0'")
     assert not play.state()["paused"]
+
+
+def test_a_pause_survives_kill_9_and_a_restart(page, tmp_path, request):
+    server = type(request.getfixturevalue("server"))(tmp_path / "paused.sqlite3")
+    server.start()
+    try:
+        page.goto(f"{server.url}/")
+        page.evaluate(
+            "localStorage.setItem('tilegames.link.settings',"
+            " JSON.stringify({width: 6, height: 4, kinds: 6, gravity: false}))"
+        )
+        page.goto(f"{server.url}/#/link")
+        page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+        game = page.get_attribute("[data-board]", "data-game-id")
+        click_pair(page, first_pair(server.api(f"/api/games/{game}")))
+        page.wait_for_function("document.querySelector('[data-board]').dataset.plies === '1'")
+        page.keyboard.press("p")
+        page.wait_for_function("document.querySelector('[data-board]').dataset.waiting === '0'")
+        paused = server.api(f"/api/games/{game}")
+        assert paused["paused"]
+        server.kill()  # kill -9: the pause was answered, so it is on disk
+        server.start()
+        page.reload()
+        page.wait_for_function(
+            f"document.querySelector('[data-board]')?.dataset.gameId === '{game}'"
+        )
+        page.wait_for_selector("[data-board][hidden]", state="attached")
+        again = server.api(f"/api/games/{game}")
+        assert again["paused"] and not again["running"]
+        assert (again["seconds"], again["view"]["score"]) == (
+            paused["seconds"],
+            paused["view"]["score"],
+        )
+    finally:
+        server.kill()
