@@ -1,6 +1,7 @@
 """Take the README's screenshots of the arcade: one per game, the home screen, a win, help, and a phone-sized view, in English and in Chinese (files ending in -zh).
 
-Run: .venv/bin/python tests/browser/screenshots.py [--out docs/screenshots]
+Run: .venv/bin/python tests/browser/screenshots.py [--out docs/screenshots] [--only progress]
+(`--only progress` takes just the progress and pause screens: levels, sizes, paused, a Klotski win, phone too.)
 It starts `tilegames serve` on a free port with a temporary database and drives Debian's chromium.
 """
 
@@ -44,7 +45,9 @@ def wait_plies(page, n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/screenshots")
-    out = Path(parser.parse_args().out)
+    parser.add_argument("--only", choices=["all", "progress"], default="all")
+    args = parser.parse_args()
+    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -59,7 +62,10 @@ def main() -> None:
                 context = browser.new_context(
                     viewport={"width": 1100, "height": 860}, locale=locale, bypass_csp=True
                 )
-                shoot(context.new_page(), url, out, tag)
+                page = context.new_page()
+                if args.only == "all":
+                    shoot(page, url, out, tag)
+                shoot_progress(page, url, out, tag)
                 context.close()
             browser.close()
 
@@ -131,14 +137,6 @@ def shoot(page, url: str, out: Path, tag: str) -> None:
     page.wait_for_selector("[data-best][data-loaded]")
     page.wait_for_timeout(300)
     page.screenshot(path=str(out / f"home{tag}.png"))
-    # The Klotski level screen (cards with the optimal length, ✓/★ after a win).
-    page.goto(url + "/#/klotski")
-    page.wait_for_selector("[data-piece]")
-    page.click("[data-action=levels]")
-    page.wait_for_selector("[data-levels] [data-level]")
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(out / f"levels{tag}.png"))
-    page.keyboard.press("Escape")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(url + "/#/klotski")
     page.wait_for_selector("[data-piece]")
@@ -150,6 +148,77 @@ def shoot(page, url: str, out: Path, tag: str) -> None:
     page.screenshot(path=str(out / f"help{tag}.png"))
     page.keyboard.press("Escape")
     page.set_viewport_size({"width": 1100, "height": 860})
+
+
+PLAY = """async ([id, moves]) => {
+  const player = localStorage.getItem('tilegames.player');
+  for (const move of moves) {
+    const r = await fetch(`/api/games/${id}/moves`, {method: 'POST', body: JSON.stringify({move}),
+      headers: {'content-type': 'application/json', 'x-player': player}});
+    if (!r.ok) return await r.text();
+  }
+  return 'ok';
+}"""
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1100, "height": 860}
+
+
+def shoot_progress(page, url: str, out: Path, tag: str) -> None:
+    """The level screen, the Lianliankan sizes, a paused game and a named Klotski win, desktop and phone."""
+    # Klotski: 前呼后拥 won (all but the last move through the API, the last on the page): the win card.
+    state = open_game(page, url, "klotski", {"layout": "前呼后拥"})
+    moves = klotski.solve(klotski.Board.parse(state["board"]), "moves").moves
+    page.evaluate(PLAY, [state["id"], moves[:-1]])
+    page.reload()
+    wait_plies(page, len(moves) - 1)
+    piece, steps = moves[-1].split(":")
+    page.click(f"[data-piece='{piece}']")
+    for index, step in enumerate(steps):
+        keys = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
+        page.keyboard.press(keys[step])
+        wait_plies(page, len(moves) + index)
+    page.wait_for_selector(".overlay .card.win")
+    page.wait_for_timeout(1200)
+    page.screenshot(path=str(out / f"klotski-win{tag}.png"))
+    page.keyboard.press("Escape")
+    # The level screen (English names in English; ✓/★ on the layout just won).
+    for size, name in ((DESKTOP, "levels"), (PHONE, "levels-phone")):
+        page.set_viewport_size(size)
+        page.click("[data-action=levels]")
+        page.wait_for_selector("[data-levels] [data-level]")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / f"{name}{tag}.png"))
+        page.keyboard.press("Escape")
+    page.set_viewport_size(DESKTOP)
+
+    # Lianliankan: a 6×4 cleared through the API, then the Sizes menu with its ✓ and top score.
+    state = open_game(page, url, "link", {"width": 6, "height": 4, "kinds": 6, "gravity": False})
+    pairs = link.solve(link.Board.parse(state["board"])).moves
+    page.evaluate(PLAY, [state["id"], [[list(a), list(b)] for a, b in pairs]])
+    for size, name in ((DESKTOP, "sizes"), (PHONE, "sizes-phone")):
+        page.set_viewport_size(size)
+        page.click("[data-action=sizes]")
+        page.wait_for_selector("[data-sizes] [data-size]")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(out / f"{name}{tag}.png"))
+        page.keyboard.press("Escape")
+    page.set_viewport_size(DESKTOP)
+
+    # A paused Lianliankan game: the board hidden, the clock and the score standing still.
+    state = open_game(page, url, "link", {"width": 14, "height": 6, "kinds": 21, "gravity": False})
+    pairs = link.solve(link.Board.parse(state["board"])).moves
+    for index, pair in enumerate(pairs[:3]):
+        for r, c in pair:
+            page.click(f".lt[data-r='{r}'][data-c='{c}']")
+        wait_plies(page, index + 1)
+    page.keyboard.press("p")
+    page.wait_for_selector("[data-board][hidden]", state="attached")
+    for size, name in ((DESKTOP, "paused"), (PHONE, "paused-phone")):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(out / f"{name}{tag}.png"))
+    page.keyboard.press("p")
+    page.set_viewport_size(DESKTOP)
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ def test_sqlite_schema_is_the_old_stores(tmp_path: Path) -> None:
     new = parse_target(str(tmp_path / "new.sqlite3"))
     assert (
         migrate(new)
-        == ("0001", "0002", "0003", "0004")
+        == ("0001", "0002", "0003", "0004", "0005")
         == tuple(f"{n:04d}" for n in range(1, len(MIGRATIONS) + 1))
     )
     assert _schema(tmp_path / "new.sqlite3") == _schema(tmp_path / "old.sqlite3")
@@ -84,7 +84,12 @@ def test_old_store_files_are_adopted(tmp_path: Path, version: int, old_store) ->
     target = parse_target(str(path))
     assert revision(target) is None
     applied = migrate(target)
-    assert applied == {1: ("0002", "0003", "0004"), 2: ("0003", "0004"), 3: ("0004",)}[version]
+    assert (
+        applied
+        == {1: ("0002", "0003", "0004", "0005"), 2: ("0003", "0004", "0005"), 3: ("0004", "0005")}[
+            version
+        ]
+    )
     assert revision(target) == HEAD
     db = sqlite3.connect(path)
     assert db.execute("SELECT id, board, moves FROM games ORDER BY id").fetchall() == before
@@ -141,7 +146,7 @@ def _race(url: str, racers: int = 4) -> list[object]:
 def _assert_one_winner(outcomes: list[object]) -> None:
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert sorted(outcomes, key=len) == [()] * (len(outcomes) - 1) + [
-        ("0001", "0002", "0003", "0004")
+        ("0001", "0002", "0003", "0004", "0005")
     ]
 
 
@@ -154,7 +159,7 @@ def test_concurrent_sqlite_migrations_do_not_race(tmp_path: Path) -> None:
 
 def test_postgres_types_and_constraints(pg) -> None:
     target = parse_target(pg.url)
-    assert migrate(target) == ("0001", "0002", "0003", "0004")
+    assert migrate(target) == ("0001", "0002", "0003", "0004", "0005")
     assert revision(target) == HEAD
     types = dict(
         line.split("|")
@@ -192,7 +197,7 @@ def test_concurrent_postgres_migrations_do_not_race(pg) -> None:
 
 
 def test_socket_url_migrates(pg) -> None:
-    assert migrate(parse_target(pg.socket_url)) == ("0001", "0002", "0003", "0004")
+    assert migrate(parse_target(pg.socket_url)) == ("0001", "0002", "0003", "0004", "0005")
     assert migrate(parse_target(pg.url)) == ()
 
 

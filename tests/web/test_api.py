@@ -115,9 +115,10 @@ def test_bad_new_game_requests(client, body, status, code):
 
 
 def test_body_too_large_is_413(client):
-    response = client.post("/api/games", content=b" " * 20_000)
+    typed = {"content-type": "application/json"}
+    response = client.post("/api/games", content=b" " * 20_000, headers=typed)
     assert response.status_code == 413 and error_code(response) == "body_too_large"
-    chunked = client.post("/api/games", content=iter([b" " * 10_000, b" " * 10_000]))
+    chunked = client.post("/api/games", content=iter([b" " * 10_000, b" " * 10_000]), headers=typed)
     assert chunked.status_code == 413
 
 
@@ -128,9 +129,11 @@ def test_unknown_game_id_is_404_everywhere(client):
         ("POST", "/api/games/nope/undo"),
         ("POST", "/api/games/nope/hint"),
         ("POST", "/api/games/nope/solve"),
+        ("POST", "/api/games/nope/pause"),
+        ("POST", "/api/games/nope/resume"),
         ("GET", "/api/games/" + "x" * 500),
     ]:
-        response = client.request(method, path)
+        response = client.request(method, path, headers={"content-type": "application/json"})
         assert response.status_code == 404, (method, path)
         assert error_code(response) == "no_such_game"
     response = client.post("/api/games/nope/moves", json={"move": "R"})
@@ -151,12 +154,12 @@ def test_slide_moves_undo_and_illegal_moves(client):
         assert 400 <= response.status_code < 500 and error_code(response)
     assert client.post(f"/api/games/{gid}/moves", json={}).status_code == 422
     assert client.get(f"/api/games/{gid}").json()["board"] == before["board"]
-    assert client.post(f"/api/games/{gid}/undo").status_code == 409
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 409
     legal = next(iter(board.moves()))
     after = client.post(f"/api/games/{gid}/moves", json={"move": legal}).json()
     board.push(legal)
     assert after["board"] == str(board) and after["moves"] == 1 and after["can_undo"]
-    undone = client.post(f"/api/games/{gid}/undo").json()
+    undone = client.post(f"/api/games/{gid}/undo", json={}).json()
     assert undone["board"] == before["board"] and undone["moves"] == 0 and undone["undos"] == 1
 
 
@@ -175,7 +178,7 @@ def test_slide_hint_solve_and_win_records_best(client, store):
     state = new(client, game="slide", width=3, height=3, distance=6, seed=3)
     assert state["optimal"] == 6
     gid = state["id"]
-    hint = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    hint = client.post(f"/api/games/{gid}/hint", json={}).json()["hint"]
     board = slide.Board.parse(state["board"])
     assert hint["move"] in set(board.moves()) and len(hint["cells"]) == 1
     for move in slide.solve(board).moves:
@@ -190,7 +193,7 @@ def test_slide_hint_solve_and_win_records_best(client, store):
     assert client.get("/api/best?game=chess").status_code == 422
 
     other = new(client, game="slide", width=3, height=3, distance=4, seed=1)
-    solution = client.post(f"/api/games/{other['id']}/solve").json()
+    solution = client.post(f"/api/games/{other['id']}/solve", json={}).json()
     assert solution["length"] == 4 and solution["optimal"] is True
     for move in solution["moves"]:
         done = client.post(f"/api/games/{other['id']}/moves", json={"move": move}).json()
@@ -208,7 +211,7 @@ def test_klotski_named_layout_moves_hint_solve(client):
     assert bad.status_code == 422 and error_code(bad) == "illegal_move"
     assert bad.json()["error"]["message"].count("B:U") == 1  # named once, with the engine's reason
     assert client.get(f"/api/games/{gid}").json()["moves"] == 0
-    hint = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    hint = client.post(f"/api/games/{gid}/hint", json={}).json()["hint"]
     assert hint["move"] in state["view"]["legal"] and hint["piece"] == hint["move"][0]
     step = hint["move"].split(":")[0] + ":" + hint["move"].split(":")[1][0]
     one = client.post(f"/api/games/{gid}/moves", json={"move": step}).json()
@@ -227,9 +230,9 @@ def test_klotski_named_layout_moves_hint_solve(client):
     assert (
         moved["moves"] == 2 and moved["steps"] == len(hint["move"].split(":")[1]) + len(other) - 2
     )
-    undone = client.post(f"/api/games/{gid}/undo").json()
+    undone = client.post(f"/api/games/{gid}/undo", json={}).json()
     assert undone["moves"] == 1 and undone["steps"] == len(hint["move"].split(":")[1])
-    solution = client.post(f"/api/games/{gid}/solve").json()
+    solution = client.post(f"/api/games/{gid}/solve", json={}).json()
     assert solution["length"] == 80
 
 
@@ -279,12 +282,12 @@ def test_link_pairs_wrong_pairs_hint_undo_and_win(client):
         response = client.post(f"/api/games/{gid}/moves", json={"move": move})
         assert response.status_code == 422, move
     assert client.get(f"/api/games/{gid}").json()["board"] == state["board"]
-    hint = client.post(f"/api/games/{gid}/hint").json()["hint"]
+    hint = client.post(f"/api/games/{gid}/hint", json={}).json()["hint"]
     assert len(hint["cells"]) == 2 and hint["path"][0] in hint["cells"]
     moved = client.post(f"/api/games/{gid}/moves", json={"move": [list(a), list(b)]}).json()
     assert moved["last"]["path"][0] in ([*a], [*b]) and moved["view"]["remaining"] == 22
-    assert client.post(f"/api/games/{gid}/undo").json()["board"] == state["board"]
-    solution = client.post(f"/api/games/{gid}/solve").json()
+    assert client.post(f"/api/games/{gid}/undo", json={}).json()["board"] == state["board"]
+    solution = client.post(f"/api/games/{gid}/solve", json={}).json()
     assert solution["length"] == 12
     for pair in solution["moves"]:
         last = client.post(f"/api/games/{gid}/moves", json={"move": pair}).json()
@@ -304,7 +307,12 @@ def test_link_reshuffles_when_stuck(client, store):
 
 def test_delete_forgets_a_game(client):
     state = new(client, game="slide", width=3, height=3)
-    assert client.delete(f"/api/games/{state['id']}").status_code == 204
+    assert (
+        client.delete(
+            f"/api/games/{state['id']}", headers={"content-type": "application/json"}
+        ).status_code
+        == 204
+    )
     assert client.get(f"/api/games/{state['id']}").status_code == 404
 
 
@@ -312,12 +320,12 @@ def test_slide_hints_follow_a_saved_plan(client, store):
     state = new(client, game="slide", width=4, height=3, seed=2)
     gid = state["id"]
     board = slide.Board.parse(state["board"])
-    first = client.post(f"/api/games/{gid}/hint").json()["hint"]["move"]
+    first = client.post(f"/api/games/{gid}/hint", json={}).json()["hint"]["move"]
     plan = store.game(gid).options["plan"]
     assert plan["board"] == state["board"] and plan["moves"][0] == first
     assert len(plan["moves"]) == slide.solve(board).length  # 12 cells: the plan is optimal
     client.post(f"/api/games/{gid}/moves", json={"move": first})
-    second = client.post(f"/api/games/{gid}/hint").json()["hint"]["move"]
+    second = client.post(f"/api/games/{gid}/hint", json={}).json()["hint"]["move"]
     assert second == plan["moves"][1]
     # Off the plan, a new one is made from where the player is.
     board.push(first)
@@ -325,7 +333,7 @@ def test_slide_hints_follow_a_saved_plan(client, store):
     off = next(m for m in board.moves() if m not in (second, inverse))
     client.post(f"/api/games/{gid}/moves", json={"move": off})
     board.push(off)
-    third = client.post(f"/api/games/{gid}/hint").json()["hint"]["move"]
+    third = client.post(f"/api/games/{gid}/hint", json={}).json()["hint"]["move"]
     assert store.game(gid).options["plan"]["board"] == str(board) and third in set(board.moves())
 
 
@@ -344,7 +352,8 @@ def test_link_gravity_game_follows_the_engine(client):
 def test_unknown_routes_and_methods_answer_json(client):
     missing = client.get("/api/nothing-here")
     assert missing.status_code == 404 and error_code(missing) == "http_error"
-    wrong = client.put("/api/games")
+    assert client.put("/api/games").status_code == 415  # every write is typed JSON first
+    wrong = client.put("/api/games", headers={"content-type": "application/json"})
     assert wrong.status_code == 405 and error_code(wrong) == "http_error"
 
 

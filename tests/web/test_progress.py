@@ -70,7 +70,7 @@ def test_a_longer_or_hinted_win_is_solved_without_a_star(client):
     play(client, state, moves)
     assert progress(client, me)[("slide", "3x3 d2")]["star"] is False
     state = new(client, me, game="slide", width=3, height=3, distance=1, seed=5)
-    assert client.post(f"/api/games/{state['id']}/hint").status_code == 200
+    assert client.post(f"/api/games/{state['id']}/hint", json={}).status_code == 200
     play(client, state, [one_move(state["board"])])
     row = progress(client, me, "slide")[("slide", "3x3 d1")]
     assert row["solved"] == 1 and row["star"] is False
@@ -79,7 +79,7 @@ def test_a_longer_or_hinted_win_is_solved_without_a_star(client):
 def test_a_solver_playback_does_not_count(client):
     me = player()
     state = new(client, me, game="klotski", layout="Level 1")
-    answer = client.post(f"/api/games/{state['id']}/solve")
+    answer = client.post(f"/api/games/{state['id']}/solve", json={})
     assert answer.status_code == 200, answer.text
     play(client, state, answer.json()["moves"])
     assert progress(client, me) == {}

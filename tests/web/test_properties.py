@@ -56,7 +56,7 @@ def test_slide_server_board_is_the_engine_board(client, moves, undos):
         assert client.get(f"/api/games/{state['id']}").json()["board"] == history[-1]
     for _ in range(min(undos, len(history) - 1)):
         history.pop()
-        assert client.post(f"/api/games/{state['id']}/undo").json()["board"] == history[-1]
+        assert client.post(f"/api/games/{state['id']}/undo", json={}).json()["board"] == history[-1]
 
 
 @SETTINGS

@@ -45,7 +45,7 @@ def test_a_clean_win_sets_a_record_and_says_so_with_the_previous_best(client):
     board = slide.Board.parse(second["board"])
     detour = next(iter(board.moves()))
     play(client, second, [detour])
-    client.post(f"/api/games/{second['id']}/undo")
+    client.post(f"/api/games/{second['id']}/undo", json={})
     again = play(client, second, solution(second))
     assert (
         again["moves"] == 7
@@ -61,7 +61,7 @@ def test_a_clean_win_sets_a_record_and_says_so_with_the_previous_best(client):
 
 def test_hint_or_solver_games_count_as_played_but_set_no_record(client):
     hinted = new(client, game="slide", width=3, height=4, distance=None, seed=5)
-    client.post(f"/api/games/{hinted['id']}/hint")
+    client.post(f"/api/games/{hinted['id']}/hint", json={})
     won = play(client, hinted, solution(hinted))
     assert won["assisted"] is True and won["record"] == {
         "new": False,
@@ -72,7 +72,7 @@ def test_hint_or_solver_games_count_as_played_but_set_no_record(client):
     best = best_of(client, "slide", "3x4")
     assert best["played"] >= 1 and best["fewest_moves"] is None and best["unassisted"] == 0
     auto = new(client, game="slide", width=3, height=4, seed=6)
-    moves = client.post(f"/api/games/{auto['id']}/solve").json()["moves"]
+    moves = client.post(f"/api/games/{auto['id']}/solve", json={}).json()["moves"]
     done = play(client, auto, moves)
     assert done["autoplay"] is True and done["record"]["counted"] is False
     after = best_of(client, "slide", "3x4")

@@ -62,8 +62,10 @@ def test_every_answer_matches_its_model(client):
     states.append(moved)
     for state in states:
         models.Game.model_validate(state)
-    models.Hint.model_validate(client.post(f"/api/games/{slide_state['id']}/hint").json())
-    models.Solution.model_validate(client.post(f"/api/games/{slide_state['id']}/solve").json())
+    models.Hint.model_validate(client.post(f"/api/games/{slide_state['id']}/hint", json={}).json())
+    models.Solution.model_validate(
+        client.post(f"/api/games/{slide_state['id']}/solve", json={}).json()
+    )
     models.BestList.model_validate(client.get("/api/best").json())
     models.Health.model_validate(client.get("/api/health").json())
     models.Error.model_validate(client.get("/api/games/nope").json())

@@ -107,7 +107,20 @@ def test_writes_must_be_json(guarded):
         headers={"content-type": "application/json; charset=utf-8"},
     )
     assert answer.status_code == 200
-    assert guarded.post(f"/api/games/{game}/undo").status_code == 200  # no body: nothing to type
+    # A write without a body still says it is JSON: undo, hint, solve, delete (issue 12 §3).
+    for method, path in (
+        ("POST", f"/api/games/{game}/undo"),
+        ("POST", f"/api/games/{game}/hint"),
+        ("POST", f"/api/games/{game}/solve"),
+        ("DELETE", f"/api/games/{game}"),
+    ):
+        answer = guarded.request(method, path)
+        assert answer.status_code == 415 and error_code(answer) == "not_json", path
+        typed = guarded.request(method, path, content=b"", headers={"content-type": "text/plain"})
+        assert typed.status_code == 415, path
+    assert guarded.get(f"/api/games/{game}").json()["plies"] == 1  # nothing was undone
+    assert guarded.post(f"/api/games/{game}/undo", headers=JSON).status_code == 200
+    assert guarded.post(f"/api/games/{game}/hint", json={}).status_code == 200
 
 
 def test_hostile_bodies_get_json_errors_not_500s(guarded):

@@ -59,7 +59,7 @@ def _scripts() -> ScriptDirectory:
 HEAD: str = _scripts().get_current_head() or ""
 
 #: Old store's ``PRAGMA user_version`` -> the revision with the same schema.
-_USER_VERSIONS = {1: "0001", 2: "0002", 3: "0003", 4: "0004"}
+_USER_VERSIONS = {1: "0001", 2: "0002", 3: "0003", 4: "0004", 5: "0005"}
 
 
 def engine_for(target: Target, **options: object) -> Engine:

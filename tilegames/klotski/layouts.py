@@ -1,7 +1,8 @@
-"""The classic named layouts (横刀立马 and friends), by Chinese name and by pinyin alias.
+"""The classic named layouts (横刀立马 and friends), by Chinese name and by pinyin alias, with English names.
 
 The table ships in the package as ``layouts.tsv`` (name, alias, layout), a copy of the project's public reference
-list with the aliases added.
+list with the aliases added. The English names (:data:`ENGLISH`) are for people reading the page in English; the
+pinyin alias stays the name to type (CLI, deal ids).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class NamedLayout:
     """Its pinyin alias, e.g. heng-dao-li-ma."""
     layout: str
     """Its layout notation."""
+    english: str = ""
+    """Its name in English, a short translation of the Chinese one, e.g. "Blade Drawn, Horse Reined"."""
 
     @property
     def board(self) -> Board:
@@ -45,7 +48,57 @@ def _read_table() -> tuple[NamedLayout, ...]:
     header, *body = rows
     if header != ["name", "alias", "layout"]:
         raise LayoutError(f"layouts.tsv has header {header}, expected name, alias, layout")
-    return tuple(NamedLayout(*row) for row in body)
+    return tuple(
+        NamedLayout(name, alias, layout, english=ENGLISH[alias]) for name, alias, layout in body
+    )
+
+
+#: Pinyin alias → English name: short translations of the Chinese names, as players call them.
+ENGLISH: Mapping[str, str] = {
+    "heng-dao-li-ma": "Blade Drawn, Horse Reined",
+    "zhi-hui-ruo-ding": "Calm Command",
+    "jiang-yong-cao-ying": "Generals Crowd Cao's Camp",
+    "qi-tou-bing-jin": "Side by Side",
+    "bing-fen-san-lu": "Three-Pronged Attack",
+    "yu-sheng-xi-li": "Patter of Rain",
+    "zuo-you-bu-bing": "Troops Left and Right",
+    "tao-hua-yuan-zhong": "In the Peach Garden",
+    "yi-lu-jin-jun": "One Road Forward",
+    "yi-lu-shun-feng": "Fair Wind All the Way",
+    "wei-er-bu-jian": "Surround, Don't Strike",
+    "jie-zu-xian-deng": "The Swift Go First",
+    "cha-chi-nan-fei": "Not Even with Wings",
+    "shou-kou-ru-ping-1": "Tight-Lipped I",
+    "shou-kou-ru-ping-2": "Tight-Lipped II",
+    "shuang-jiang-dang-lu": "Two Generals Bar the Way",
+    "heng-ma-dang-guan": "A Horse Across the Pass",
+    "ceng-ceng-she-fang-1": "Defence in Depth I",
+    "ceng-ceng-she-fang-2": "Defence in Depth II",
+    "bing-dang-jiang-zu": "Soldiers Bar, Generals Block",
+    "du-se-yao-dao": "The Pass Is Blocked",
+    "weng-zhong-zhi-bie": "Turtle in a Jar",
+    "ceng-luan-die-zhang": "Peak upon Peak",
+    "shui-xie-bu-tong": "Watertight",
+    "si-lu-jin-bing": "Four-Way Advance",
+    "ru-di-wu-men": "No Way Out Below",
+    "yong-chuang-wu-guan": "Through Five Passes",
+    "si-mian-chu-ge": "Besieged on All Sides",
+    "qian-hu-hou-yong": "Escorts Front and Back",
+    "bing-lin-cao-ying": "Troops at Cao's Camp",
+    "wu-jiang-bi-gong": "Five Generals Close In",
+    "qian-dang-hou-zu": "Blocked Front and Back",
+    "jin-zai-zhi-chi": "So Near",
+    "zou-tou-wu-lu": "Dead End",
+    "xiao-yan-chu-chao": "Swallow Leaves the Nest",
+    "bi-yi-heng-kong": "Wing to Wing",
+    "jia-dao-cang-bing": "Ambush in the Lane",
+    "tun-bing-dong-lu": "Camp on the East Road",
+    "si-jiang-lian-guan": "Four Generals Hold the Passes",
+    "feng-hui-lu-zhuan": "Winding Mountain Road",
+    "yun-zhe-wu-zhang": "Cloud and Mist",
+    "san-jun-lian-fang": "Three Armies Stand Guard",
+    "jing-di-zhi-wa": "Frog in a Well",
+}
 
 
 NAMED_LAYOUTS: tuple[NamedLayout, ...] = _read_table()

@@ -99,6 +99,8 @@ class GameRow:
     """The variant in words, for people ("4×4, 30 moves from solved")."""
     taken_back: int = 0
     """Moves taken back by undo: undo is allowed, but the moves it took back still count for records."""
+    paused: float | None = None
+    """When the game was paused (None while it is not): its clock stands still until it is resumed."""
     record: Record | None = None
     """Set only on the row answered for a winning move."""
 
@@ -112,9 +114,14 @@ class GameRow:
         """The moves a record is judged by: those on the board now and those taken back."""
         return self.moves + self.taken_back
 
+    @property
+    def running(self) -> bool:
+        """Whether the clock runs: from the first move until the win, except while paused."""
+        return self.status == "playing" and self.last_action is not None and self.paused is None
+
     def clock(self, now: float) -> float:
-        """The playing time as of ``now`` (the running gap included, capped)."""
-        if self.status != "playing" or self.last_action is None:
+        """The playing time as of ``now`` (the running gap included, capped; nothing added while paused)."""
+        if not self.running or self.last_action is None:
             return self.seconds
         return self.seconds + min(max(now - self.last_action, 0.0), IDLE_CAP)
 
@@ -354,6 +361,8 @@ class Store(GroupCommit):
         current = _select_game(self._db, row.id, lock=self.row_lock)
         if current is None or current.plies != row.plies or current.status != "playing":
             raise Conflict("the game changed since this move was checked")
+        if current.paused is not None:
+            raise Conflict("the game was paused since this move was checked")
         row = current  # the help counters and the clock as they are now
         seconds = row.clock(now) if row.last_action is not None else row.seconds
         db = self._db
@@ -474,6 +483,8 @@ class Store(GroupCommit):
         current = _select_game(self._db, row.id, lock=self.row_lock)
         if current is None or current.plies != row.plies:
             raise Conflict("the game changed since this undo was asked")
+        if current.paused is not None:
+            raise Conflict("the game is paused")
         if current.plies == 0:
             return None
         db = self._db
@@ -502,6 +513,38 @@ class Store(GroupCommit):
             ),
         )
         return self._game(row.id)
+
+    def pause(self, game_id: str, *, now: float | None = None) -> GameRow | None:
+        """Stop the game's clock (and so the Lianliankan score): the time so far is kept, and nothing of the
+        pause counts when it resumes. Does nothing to a game already paused or finished; None for no game."""
+        row: GameRow | None = self.run(self._pause, game_id, time.time() if now is None else now)
+        return row
+
+    def _pause(self, game_id: str, now: float) -> GameRow | None:
+        row = _select_game(self._db, game_id, lock=self.row_lock)
+        if row is None or row.status != "playing" or row.paused is not None:
+            return row
+        self._db.execute(
+            "UPDATE games SET seconds = ?, paused = ?, updated = ? WHERE id = ?",
+            (row.clock(now), now, now, game_id),
+        )
+        return self._game(game_id)
+
+    def resume(self, game_id: str, *, now: float | None = None) -> GameRow | None:
+        """Start the clock again from ``now`` (a game not yet started stays unstarted: its clock starts with
+        the first move). Does nothing to a game that is not paused; None for no game."""
+        row: GameRow | None = self.run(self._resume, game_id, time.time() if now is None else now)
+        return row
+
+    def _resume(self, game_id: str, now: float) -> GameRow | None:
+        row = _select_game(self._db, game_id, lock=self.row_lock)
+        if row is None or row.paused is None:
+            return row
+        self._db.execute(
+            "UPDATE games SET paused = NULL, last_action = ?, updated = ? WHERE id = ?",
+            (None if row.last_action is None else now, now, game_id),
+        )
+        return self._game(game_id)
 
     def update_options(self, game_id: str, options: dict[str, Any]) -> None:
         """Replace a game's options (for facts learnt later, such as the optimal length)."""

@@ -135,6 +135,10 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (player, game, variant)
     );
     """,
+    # 5: pause on the server: when the game was paused (NULL while it is not); its clock stands still meanwhile.
+    """
+    ALTER TABLE games ADD COLUMN paused REAL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -137,6 +137,8 @@ def create_app(
         Route("/api/games/{game_id}/undo", arcade.undo, methods=["POST"]),
         Route("/api/games/{game_id}/hint", arcade.hint, methods=["POST"]),
         Route("/api/games/{game_id}/solve", arcade.solve, methods=["POST"]),
+        Route("/api/games/{game_id}/pause", arcade.pause, methods=["POST"]),
+        Route("/api/games/{game_id}/resume", arcade.resume, methods=["POST"]),
         analysis.route(arcade),
         Mount("/static", static, name="static"),
     ]

@@ -69,6 +69,11 @@ def game_over() -> ApiError:
     return ApiError(409, "game_over", "this game is finished; start a new one")
 
 
+def paused() -> ApiError:
+    """A move, undo, hint or solve on a paused game: refused, so the pause stays what the player chose."""
+    return ApiError(409, "paused", "the game is paused; resume it to play")
+
+
 class Arcade:
     """The app's state: the store, the worker pool, the limits. One per app, nothing global."""
 
@@ -287,7 +292,8 @@ class Arcade:
             "moves": row.moves,
             "moves_counted": row.moves_counted,
             "seconds": round(row.clock(time.time()), 3),
-            "running": row.status == "playing" and row.last_action is not None,
+            "running": row.running,
+            "paused": row.paused is not None,
             "optimal": row.options.get("optimal"),
             "hints": row.hints,
             "undos": row.undos,
@@ -335,6 +341,8 @@ class Arcade:
         for attempt in range(RECHECKS + 1):
             if row.status != "playing":
                 raise game_over()
+            if row.paused is not None:
+                raise paused()
             self.check_ply(row, ply)
             if row.plies >= self.limits.max_plies:
                 raise ApiError(
@@ -391,6 +399,8 @@ class Arcade:
             current = self._row(game_id)
             if current.status != "playing":
                 raise game_over()
+            if current.paused is not None:
+                raise paused()
             self.check_ply(current, ply)
             new = self.store.undo(current)
             if new is None:
@@ -402,10 +412,40 @@ class Arcade:
         )
         return JSONResponse(await run_in_threadpool(self._state_with, new, best, None))
 
+    async def pause(self, request: Request) -> Response:
+        """Pause: the clock (and the Lianliankan score) stands still; moves are refused until resumed."""
+        return await self._set_paused(request, True)
+
+    async def resume(self, request: Request) -> Response:
+        """Resume a paused game: the clock runs again from now."""
+        return await self._set_paused(request, False)
+
+    async def _set_paused(self, request: Request, pause: bool) -> Response:
+        """Both are idempotent (pausing a paused game changes nothing), rate-limited like moves."""
+        game_id = request.path_params["game_id"]
+        row = await self.row(game_id)
+        if row.status != "playing":
+            raise game_over()
+        self.throttle_moves(request, row.id)
+
+        def write() -> tuple[GameRow, list[Best]]:
+            change = self.store.pause if pause else self.store.resume
+            new = change(game_id)
+            if new is None:
+                raise ApiError(404, "no_such_game", f"no game with id {game_id!r}")
+            if new.status != "playing":
+                raise game_over()
+            return new, self.store.best(new.game, new.variant)
+
+        new, best = await self.db(write)
+        return JSONResponse(await run_in_threadpool(self._state_with, new, best, None))
+
     async def hint(self, request: Request) -> Response:
         row = await self.row(request.path_params["game_id"])
         if row.status != "playing":
             raise game_over()
+        if row.paused is not None:
+            raise paused()
         self.throttle(request)
         hint = await games.adapter(row.game).hint(self, row)
         if hint["move"] is not None:
@@ -416,6 +456,8 @@ class Arcade:
         row = await self.row(request.path_params["game_id"])
         if row.status != "playing":
             raise game_over()
+        if row.paused is not None:
+            raise paused()
         self.throttle(request)
         answer = await games.adapter(row.game).solve(self, row)
         await self.db(lambda: self.store.count_help(row.id, autoplay=True))

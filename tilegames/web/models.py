@@ -116,8 +116,17 @@ class Game(BaseModel):
     moves_counted: int = Field(
         description="moves plus those taken back by undo: what records judge"
     )
-    seconds: float
-    running: bool
+    seconds: float = Field(
+        description="playing time: gaps between actions, each counted up to 60 s"
+    )
+    running: bool = Field(
+        description="the clock runs: a move was made, the game is on and not paused"
+    )
+    paused: bool = Field(
+        False,
+        description="paused (POST .../pause): the clock and the Lianliankan score stand still, and"
+        " moves, undo, hint and solve are refused (409 paused) until POST .../resume",
+    )
     optimal: int | None
     hints: int
     undos: int

@@ -37,8 +37,8 @@ ERRORS = {
     "400": _error("the body is not a JSON object (code bad_json)"),
     "404": _error("no game with this id (code no_such_game)"),
     "409": _error(
-        "game_over, nothing_to_undo, conflict (the game is not at the ply sent: reload it), or"
-        " too_many_moves (the game's ply cap)"
+        "game_over, nothing_to_undo, conflict (the game is not at the ply sent: reload it),"
+        " paused (resume the game first), or too_many_moves (the game's ply cap)"
     ),
     "413": _error("the body is larger than 16 KiB (code body_too_large)"),
     "422": _error(
@@ -144,6 +144,28 @@ def build() -> dict[str, Any]:
                     "200": _json(models.Solution, "the moves, to send one by one"),
                     **ERRORS,
                     **HEAVY,
+                },
+            },
+        },
+        "/api/games/{game_id}/pause": {
+            "parameters": GAME_ID,
+            "post": {
+                "summary": "Pause: the clock and the Lianliankan score stand still; moves wait for resume",
+                "responses": {
+                    "200": _json(models.Game, "the paused game (pausing twice changes nothing)"),
+                    **ERRORS,
+                    **MOVES,
+                },
+            },
+        },
+        "/api/games/{game_id}/resume": {
+            "parameters": GAME_ID,
+            "post": {
+                "summary": "Resume a paused game: its clock runs again from now",
+                "responses": {
+                    "200": _json(models.Game, "the game, running again"),
+                    **ERRORS,
+                    **MOVES,
                 },
             },
         },

@@ -6,7 +6,7 @@ ASGI middlewares, outermost first in the app:
   client is waiting (for the worker pool's one-job-per-client rule).
 - :class:`TrustedHosts` answers 400 to a ``Host`` not on the allow-list (DNS rebinding reaches a local server
   under a foreign name).
-- :class:`SameOriginWrites` refuses cross-site writes (403), non-JSON bodies (415), and reads a write's body
+- :class:`SameOriginWrites` refuses cross-site writes (403), writes not typed JSON (415), and reads a write's body
   under a size limit (413) and a deadline (408), checking it parses (400) before the app sees it.
 """
 
@@ -164,9 +164,11 @@ class SameOriginWrites:
             origin, headers.get("host", ""), scope.get("scheme", "http")
         ):
             return 403, "cross_site", "a write from another origin is refused"
+        # Every write says it is JSON, with or without a body (undo, hint, solve, delete): a browser sends
+        # that type cross-site only after a CORS preflight, which this server never grants.
         kind = headers.get("content-type")
-        if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
-            return 415, "not_json", "a request body must be JSON (Content-Type: application/json)"
+        if kind is None or kind.split(";")[0].strip().lower() != "application/json":
+            return 415, "not_json", "a write must be sent as JSON (Content-Type: application/json)"
         declared = headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
             return 413, "body_too_large", f"request body over {self.max_body} bytes"
@@ -200,8 +202,6 @@ class SameOriginWrites:
     def _check_body(self, headers: Headers, body: bytes) -> tuple[int, str, str] | None:
         if not body.strip():
             return None
-        if headers.get("content-type") is None:
-            return 415, "not_json", "a request body must be JSON (Content-Type: application/json)"
         try:
             json.loads(body)
         except RecursionError:

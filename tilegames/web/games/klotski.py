@@ -13,20 +13,21 @@ from tilegames.web.limits import Limits
 
 @functools.cache
 def levels() -> tuple[dict[str, Any], ...]:
-    """Every level the level screen shows, easiest first: the named layouts (name, English alias) and the
-    generated pack ("Level 37"), each with its proven optimal length and its deal id."""
+    """Every level the level screen shows, easiest first: the named layouts (Chinese name, pinyin alias, English
+    name) and the generated pack ("Level 37"), each with its proven optimal length and its deal id."""
     from tilegames import klotski
     from tilegames.klotski.layouts import named_optimal, pack
 
     optimal = named_optimal()
     named = [
-        {"name": n.name, "alias": n.alias, "layout": n.layout, "optimal": optimal.get(n.alias),
-         "kind": "named", "deal": f"klotski-{n.alias}"}
+        {"name": n.name, "alias": n.alias, "english": n.english, "layout": n.layout,
+         "optimal": optimal.get(n.alias), "kind": "named", "deal": f"klotski-{n.alias}"}
         for n in klotski.NAMED_LAYOUTS
     ]  # fmt: skip
     generated = [
-        {"name": p.name, "alias": p.name.lower().replace(" ", "-"), "layout": p.layout,
-         "optimal": p.optimal, "kind": "pack", "deal": f"klotski-{p.name.lower().replace(' ', '-')}"}
+        {"name": p.name, "alias": p.name.lower().replace(" ", "-"), "english": p.name,
+         "layout": p.layout, "optimal": p.optimal, "kind": "pack",
+         "deal": f"klotski-{p.name.lower().replace(' ', '-')}"}
         for p in pack()
     ]  # fmt: skip
     return (*sorted(named, key=lambda n: n["optimal"] or 999), *generated)
@@ -67,7 +68,7 @@ class Klotski(Base):
 
         return {
             "layouts": [
-                {"name": n.name, "alias": n.alias, "layout": str(n.board)}
+                {"name": n.name, "alias": n.alias, "english": n.english, "layout": str(n.board)}
                 for n in klotski.NAMED_LAYOUTS
             ],
             "sides": list(limits.klotski_sides),

@@ -23,10 +23,9 @@ export function player() {
 
 export async function call(path, { method = "GET", body } = {}) {
   const init = { method, headers: { "x-player": player() } };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers["content-type"] = "application/json";
-  }
+  // Every write is typed JSON, with a body or without (hint, solve, pause): the server refuses others (415).
+  if (method !== "GET") init.headers["content-type"] = "application/json";
+  if (body !== undefined) init.body = JSON.stringify(body);
   let response;
   try {
     response = await fetch(path, init);
@@ -54,4 +53,7 @@ export const api = {
   hint: (id) => call(`/api/games/${encodeURIComponent(id)}/hint`, { method: "POST" }),
   checkLayout: (layout) => call("/api/klotski/check", { method: "POST", body: { layout } }),
   solve: (id) => call(`/api/games/${encodeURIComponent(id)}/solve`, { method: "POST" }),
+  // Pause on the server: its clock (and the Lianliankan score) stands still until resume.
+  pause: (id) => call(`/api/games/${encodeURIComponent(id)}/pause`, { method: "POST" }),
+  resume: (id) => call(`/api/games/${encodeURIComponent(id)}/resume`, { method: "POST" }),
 };

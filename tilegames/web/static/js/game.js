@@ -98,7 +98,7 @@ export class GameScreen {
    */
   async start(state = null, deal = null) {
     if (state) {
-      this.show(state, { quiet: true });
+      this.show(state, { quiet: true, adopt: true });
       return;
     }
     const saved = localStorage.getItem(this.key);
@@ -106,8 +106,8 @@ export class GameScreen {
       try {
         const found = await api.game(saved);
         if (found.status === "playing" && (!deal || found.deal === deal)) {
-          this.show(found);
-          this.say(t("msg.welcome"));
+          this.show(found, { adopt: true }); // paused on the server: still paused here
+          this.say(t(this.paused ? "msg.paused" : "msg.welcome"));
           return;
         }
       } catch (error) {
@@ -125,7 +125,7 @@ export class GameScreen {
   async newGame({ ask = true, params = null, question = "ask.new" } = {}) {
     if (ask && this.midGame() && !(await confirm(t(question), this.newButton))) return;
     this.stopPlayback(false);
-    this.setPaused(false);
+    this.setPaused(false, { send: false }); // the new game starts unpaused; the old one may stay paused
     this.say(t("msg.dealing"));
     try {
       const chosen = params ?? this.settings.params();
@@ -160,7 +160,8 @@ export class GameScreen {
     await this.newGame({ ask: false });
   }
 
-  show(state, { quiet = false } = {}) {
+  /** Draw `state`; `adopt` also takes the server's pause (a loaded game, a reload, a language switch). */
+  show(state, { quiet = false, adopt = false } = {}) {
     if (state.id !== this.state?.id) {
       this.done = [];
       this.undone = [];
@@ -171,7 +172,7 @@ export class GameScreen {
       if (location.hash !== address) history.replaceState(null, "", address); // a copied address opens this deal
     }
     this.clockBase = state.seconds;
-    this.clockFrom = state.running ? performance.now() : null;
+    this.clockFrom = state.running && !this.paused ? performance.now() : null;
     this.board.dataset.gameId = state.id;
     this.board.dataset.status = state.status;
     this.board.dataset.moves = state.moves;
@@ -179,6 +180,7 @@ export class GameScreen {
     this.movesOut.textContent = String(state.moves);
     this.spec.render(state, this);
     this.analysis.shown(state);
+    if (adopt && state.status === "playing") this.setPaused(Boolean(state.paused), { send: false });
     this.buttons();
     this.tick();
     if (state.variant !== this.progressVariant || state.status === "won") this.refreshProgress();
@@ -280,12 +282,13 @@ export class GameScreen {
   async reload(tell = true) {
     try {
       const fresh = await api.game(this.state.id);
-      if (fresh.plies !== this.state.plies || fresh.board !== this.state.board || fresh.status !== this.state.status) {
+      const moved = fresh.plies !== this.state.plies || fresh.board !== this.state.board || fresh.status !== this.state.status;
+      if (moved) {
         this.done = [];
         this.undone = [];
-        this.show(fresh);
-        if (tell) this.say(t("msg.reloaded"), "notice");
       }
+      if (moved || Boolean(fresh.paused) !== this.paused) this.show(fresh, { adopt: true }); // paused in another tab
+      if (moved && tell) this.say(t("msg.reloaded"), "notice");
     } catch {
       // offline or gone: the next action will say so
     }
@@ -347,7 +350,7 @@ export class GameScreen {
     }
     if (!this.state || this.state.status !== "playing") return;
     if (!(await confirm(t("ask.solve"), this.solveButton))) return;
-    this.setPaused(false);
+    await this.setPaused(false); // the server refuses a solve while paused
     this.say(t("msg.solving"));
     let answer;
     try {
@@ -396,13 +399,17 @@ export class GameScreen {
   }
 
   togglePause() {
-    if (!this.paused && this.state?.status !== "playing") return;
-    this.setPaused(!this.paused);
+    if (!this.paused && this.state?.status !== "playing") return Promise.resolve();
+    return this.setPaused(!this.paused);
   }
 
-  /** Pause hides the board and stops the clock shown; playback waits until the game resumes. */
-  setPaused(paused) {
-    if (paused === this.paused) return;
+  /**
+   * Pause hides the board and stops the clock shown at once; `send` also pauses (or resumes) the game on the
+   * server, after the actions queued before it, so its clock and the Lianliankan score stand still too and a
+   * reload finds it paused. Playback waits until the game resumes. Resolves when the server has answered.
+   */
+  setPaused(paused, { send = true } = {}) {
+    if (paused === this.paused) return Promise.resolve();
     if (paused) {
       this.clockBase = this.seconds().seconds;
       this.clockFrom = null;
@@ -425,6 +432,17 @@ export class GameScreen {
     }
     this.buttons();
     this.tick();
+    if (!send || this.state?.status !== "playing") return Promise.resolve();
+    const id = this.state.id;
+    return this.enqueue(async () => {
+      if (this.state?.id !== id || this.state.status !== "playing") return;
+      try {
+        const state = await (paused ? api.pause(id) : api.resume(id));
+        if (this.state?.id === id) this.show(state, { quiet: true });
+      } catch (error) {
+        toast(errorText(error), "error");
+      }
+    });
   }
 
   showHelp() {
@@ -438,6 +456,8 @@ export class GameScreen {
     const s = this.state;
     this.stopPlayback(false);
     const rows = [[t("win.moves"), String(s.moves)]];
+    const level = this.spec.levelTitle?.(s, this.catalog); // Klotski: the layout's name in the page's language
+    if (level) rows.unshift([t("win.level"), level]);
     if (s.steps !== undefined) rows.push([t("win.steps"), String(s.steps)]);
     if (s.optimal !== null && s.optimal !== undefined) rows.push([t("win.optimal"), String(s.optimal)]);
     rows.push([t("win.time"), clock(s.seconds)]);
@@ -459,7 +479,8 @@ export class GameScreen {
     const body = el("div", {}, record?.new ? el("p", { class: "record", "data-record": "new", text: t("win.newRecord") }) : null, rowsList(rows), graph, this.share(s));
     const title = this.spec.winTitle ? t(this.spec.winTitle) : t("win.title");
     const next = this.spec.next?.(s, this.catalog) ?? null; // the next level or rung: {label, params}
-    const actions = [...(next ? [[t(next.label), "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
+    const nextLabel = next?.name ? `${t(next.label)}: ${next.name}` : next ? t(next.label) : null;
+    const actions = [...(next ? [[nextLabel, "next"]] : []), [t("btn.new"), "new"], [t("btn.close"), "close"]];
     const answer = await dialog(title, body, actions, { kind: "win", fallback: this.newButton });
     if (answer === "new") this.newGame({ ask: false });
     if (answer === "next") this.newGame({ ask: false, params: next.params });

@@ -3,7 +3,7 @@
 import { api } from "./api.js";
 import { errorText, lang, t } from "./i18n.js";
 import { el, orDash, svg } from "./ui.js";
-import { levelScreen, nextLevel } from "./progress.js";
+import { levelName, levelOf, levelScreen, nextLevel } from "./progress.js";
 
 export const playbackDelay = 420;
 export const winTitle = "win.escaped";
@@ -25,7 +25,7 @@ export function art() {
 export function settings(catalog, screen) {
   const layouts = catalog.klotski.layouts;
   const pick = el("select", { name: "layout", "data-deal": "" },
-    layouts.map((l) => el("option", { value: l.name, text: lang() === "zh" ? l.name : `${l.alias} · ${l.name}` })),
+    layouts.map((l) => el("option", { value: l.name, text: lang() === "zh" ? l.name : `${l.english || l.alias} · ${l.name}` })),
     el("option", { value: "custom", text: t("set.custom") }));
   const text = el("textarea", { name: "custom", rows: 5, cols: 8, spellcheck: "false", "aria-label": t("set.customLabel"),
     placeholder: "ABBC\nABBC\nDEEF\nDGHF\nI..J" });
@@ -91,10 +91,16 @@ export function settings(catalog, screen) {
   };
 }
 
-/** The win card's "Next layout": the level after this one, easiest first. */
+/** The win card's "Next layout": the level after this one, easiest first, named in the page's language. */
 export function next(state, catalog) {
   const level = nextLevel(catalog.klotski.levels, state.variant);
-  return level ? { label: "btn.nextLayout", params: { deal: level.deal } } : null;
+  return level ? { label: "btn.nextLayout", params: { deal: level.deal }, name: levelName(level) } : null;
+}
+
+/** The name of the level won, for the win card (null for a custom layout or the daily puzzle). */
+export function levelTitle(state, catalog) {
+  const level = levelOf(catalog.klotski.levels, state.variant);
+  return level ? levelName(level) : null;
 }
 
 export function extra(state) {

@@ -1,6 +1,7 @@
 // 连连看: click two equal tiles that a line with at most two turns can join; the path shows, the pair goes.
 
 import { t } from "./i18n.js";
+import { sizeScreen } from "./progress.js";
 import { el, svg, toast } from "./ui.js";
 
 export const playbackDelay = 260;
@@ -34,7 +35,14 @@ export function art() {
     svg("polyline", { points: "16,1 16,-5 97,-5 97,62 95,62", class: "lpath", fill: "none" }));
 }
 
-export function settings(catalog) {
+/** The number of kinds a size gets unless the player picks: the most kinds that still give 4 copies of each. */
+export function defaultKinds(cells, [lo, hi]) {
+  const fitting = [];
+  for (let k = lo; k <= hi; k++) if (cells % k === 0 && (cells / k) % 2 === 0) fitting.push(k);
+  return fitting.filter((k) => cells / k >= 4).pop() ?? fitting[0];
+}
+
+export function settings(catalog, screen) {
   const size = el("select", { name: "size", "data-deal": "" },
     catalog.link.sizes.map((s) => el("option", { value: s, text: s.replace("x", "×") })));
   size.value = "14x6";
@@ -50,13 +58,21 @@ export function settings(catalog) {
       if (cells % k === 0 && (cells / k) % 2 === 0) kinds.append(el("option", { value: String(k), text: t("set.kinds", { k, n: cells / k }) }));
     }
     const options = [...kinds.options].map((o) => Number(o.value));
-    const want = options.includes(Number(keep)) ? Number(keep) : options.filter((k) => cells / k >= 4).pop() ?? options[0];
+    const want = options.includes(Number(keep)) ? Number(keep) : defaultKinds(cells, catalog.link.kinds);
     kinds.value = String(want);
   };
+  // The size menu: every size × gravity with ✓ and the best score; a choice deals it (asking first mid-game).
+  const sizesButton = el("button", { type: "button", "data-action": "sizes", onclick: async () => {
+    const choice = await sizeScreen(catalog.link.sizes, sizesButton);
+    if (!choice) return;
+    const [width, height] = choice.size.split("x").map(Number);
+    const params = { width, height, kinds: defaultKinds(width * height, catalog.link.kinds), gravity: choice.gravity };
+    screen.newGame({ params, question: "ask.change" });
+  } }, t("btn.sizes"));
   size.addEventListener("change", () => refresh()); // a new size gets its own default kinds, not the last size's
   refresh();
   return {
-    node: el("span", { class: "fields" }, el("label", {}, `${t("set.size")} `, size), el("label", {}, `${t("set.tiles")} `, kinds),
+    node: el("span", { class: "fields" }, sizesButton, el("label", {}, `${t("set.size")} `, size), el("label", {}, `${t("set.tiles")} `, kinds),
       el("label", { class: "check" }, gravity, ` ${t("set.gravity")}`)),
     params() {
       const [width, height] = size.value.split("x").map(Number);

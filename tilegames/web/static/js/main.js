@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { GameScreen } from "./game.js";
 import { applyLang, errorText, lang, setLang, t } from "./i18n.js";
 import { clock, el, orDash } from "./ui.js";
+import { levelName, levelOf } from "./progress.js";
 import * as slide from "./slide.js";
 import * as klotski from "./klotski.js";
 import * as link from "./link.js";
@@ -50,9 +51,11 @@ async function home() {
 }
 
 /** A best entry's size or layout in words, in the page's language (the server's English `label` otherwise). */
-function variantText(row) {
+function variantText(row, levels = []) {
   const v = row.variant;
   let m;
+  const level = row.game === "klotski" ? levelOf(levels, v) : null;
+  if (level) return levelName(level); // 横刀立马 / "Blade Drawn, Horse Reined", "Level 37" / "第 37 关"
   if ((m = /^daily (\d{4}-\d\d-\d\d)$/.exec(v))) return t("label.daily", { date: m[1] });
   if (row.game === "slide" && (m = /^(\d+)x(\d+)(?: d(\d+))?$/.exec(v)))
     return `${m[1]}×${m[2]}` + (m[3] === undefined ? "" : t("label.distance", { n: m[3] }));
@@ -67,7 +70,8 @@ function variantText(row) {
 async function fillBest(best) {
   const title = el("h2", { text: t("best.title") });
   try {
-    const { best: rows } = await api.best();
+    const [{ best: rows }, known] = await Promise.all([api.best(), catalog().catch(() => null)]);
+    const levels = known?.klotski?.levels ?? [];
     if (!rows.length) {
       best.replaceChildren(title, el("p", { text: t("best.none") }));
       return;
@@ -87,7 +91,7 @@ async function fillBest(best) {
               "tr",
               { "data-best-row": `${r.game} ${r.variant}` },
               el("td", { text: GAMES[r.game] ? t(`game.${r.game}`) : r.game }),
-              el("td", { text: variantText(r), "data-label": r.label ?? "" }),
+              el("td", { text: variantText(r, levels), "data-label": r.label ?? "" }),
               el("td", { text: String(r.played), class: "wide" }),
               el("td", { text: String(r.unassisted), class: "wide" }),
               el("td", { text: orDash(r.fewest_moves) }),
