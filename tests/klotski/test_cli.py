@@ -51,6 +51,7 @@ def test_list(capsys):
     status, out, _ = run(capsys, "list", "--json")
     rows = json.loads(out)["layouts"]
     assert status == 0 and len(rows) == 43 and rows[0]["alias"] == "heng-dao-li-ma"
+    assert all(row["english"] for row in rows) and len({row["english"] for row in rows}) == 43
     status, out, _ = run(capsys, "list")
     assert "横刀立马\theng-dao-li-ma\tABBC/ABBC/DEEF/DGHF/I..J" in out
 

@@ -119,8 +119,11 @@ GAME = Game(
 def run_list(args: argparse.Namespace) -> int:
     from tilegames.klotski import NAMED_LAYOUTS
 
-    rows = [{"name": e.name, "alias": e.alias, "layout": e.layout} for e in NAMED_LAYOUTS]
-    text = "\n".join(f"{e.name}\t{e.alias}\t{e.layout}" for e in NAMED_LAYOUTS)
+    rows = [
+        {"name": e.name, "alias": e.alias, "english": e.english, "layout": e.layout}
+        for e in NAMED_LAYOUTS
+    ]
+    text = "\n".join(f"{e.name}\t{e.alias}\t{e.layout}\t{e.english}" for e in NAMED_LAYOUTS)
     emit({"layouts": rows}, args.json, text)
     return DONE
 
