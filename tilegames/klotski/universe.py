@@ -27,7 +27,7 @@ from tilegames.common import cache_directory
 from tilegames.klotski import universe_kernels as uk
 from tilegames.klotski import universe_split as us
 from tilegames.klotski.solve import tables
-from tilegames.klotski.space import board_from_key
+from tilegames.klotski.space import board_from_key, key_cells
 
 FORMAT = 6
 HARDEST_KEPT = 20
@@ -396,6 +396,13 @@ def piece_set_of(code: int, width: int, height: int) -> tuple[int, int, int]:
 
 def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Universe:
     """Fold the per-layout arrays into per-group and per-piece-set figures."""
+
+    def notation(
+        code: int,
+    ) -> str:  # str(board_from_key(...)) without building and checking a Board
+        cells = key_cells(code, width, height)
+        return "/".join("".join(cells[r * width : (r + 1) * width]) for r in range(height))
+
     codes, group, distance = arrays.codes, arrays.group, arrays.distance
     groups = int(group.max()) + 1 if len(group) else 0
     size, top, at, first = uk.group_stats(codes, group, distance, groups, arrays.offsets)
@@ -410,7 +417,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     picks, counts = uk.hardest_positions(codes, distance, arrays.offsets, hardest, HARDEST_KEPT)
     examples: dict[int, list[str]] = {s: [] for s in range(len(order))}
     for index, s in picks:
-        examples[int(s)].append(str(board_from_key(int(codes[index]), width, height)))
+        examples[int(s)].append(notation(int(codes[index])))
     entries = [
         PieceSet(
             *order[s],
@@ -436,7 +443,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
             int(size[g]),
             *order[int(set_of_group[g])],
             int(top[g]),
-            str(board_from_key(int(codes[at[g] if top[g] >= 0 else first[g]]), width, height)),
+            notation(int(codes[at[g] if top[g] >= 0 else first[g]])),
         ]
         for g in range(groups)
     ]

@@ -32,6 +32,10 @@ from tilegames.klotski.universe_kernels import (
 
 ONE = np.uint64(1)
 M64 = np.uint64(0xFFF)
+MEMO_BLOCK = 4
+"""A piece set keeps its skeletons' moves when each skeleton stands for at least this many layouts..."""
+MEMO_ENTRIES = 2_000_000
+"""...and the memo (skeletons × non-single pieces × cells, 4 bytes each) has at most this many entries."""
 
 
 @njit(cache=True)
@@ -243,11 +247,15 @@ def enumerate_all(w, h, counts, piece_code, sets, offsets, order, split, out):
 
 @njit(cache=True, inline="always")
 def _expand(
-    code, index, steps, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps,
+    code, index, steps, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps, memo,
     out_code, out_index,
 ):  # fmt: skip
     """Write the neighbours of the layout `code` (at `index` in its set) into out_code / out_index: one move
-    away, or one unit step with `steps`. Returns how many."""
+    away, or one unit step with `steps`. Returns how many.
+
+    ``memo[skeleton rank, piece, destination]`` keeps the skeleton ranks found so far (-1: not yet) when it
+    has a row per skeleton; a one-row memo is not used.
+    """
     piece_code, piece_mask, halo, masks = tabs
     chunk, pext, colex, _, near, _ = split
     n = w * h
@@ -306,6 +314,8 @@ def _expand(
         return count
     skeleton = code - _singles_field(code, split[5][0])
     walked = False
+    remember = memo.shape[0] > 1
+    piece = -1
     while others:
         bit = others & -others
         cell = _popcount(bit - 1)
@@ -317,6 +327,7 @@ def _expand(
             kind = 3
         mask = np.int64(piece_mask[kind, cell])
         others &= ~mask
+        piece += 1
         if np.int64(halo[kind, cell]) & empty == 0:
             continue
         room = empty | mask
@@ -338,9 +349,6 @@ def _expand(
         reach &= ~bit
         if not reach:
             continue
-        if not walked:
-            _walk(skeleton, w, h, flat, strides, 0, n, 0, st0, hh, vv, 0, trail, True)
-            walked = True
         extent = (w if kind >= 3 else 0) + (1 if kind != 3 else 0) + 1
         left = code - piece_code[kind, cell]
         bare = skeleton - piece_code[kind, cell]
@@ -348,9 +356,16 @@ def _expand(
             to_bit = reach & -reach
             reach ^= to_bit
             to = _popcount(to_bit - 1)
-            moved = bare + piece_code[kind, to]
-            lo, hi = min(cell, to), max(cell, to) + extent
-            rank = _walk_near(moved, lo, hi, w, h, flat, strides, trail, skr)
+            rank = memo[skr, piece, to] if remember else -1
+            if rank < 0:
+                if not walked:
+                    _walk(skeleton, w, h, flat, strides, 0, n, 0, st0, hh, vv, 0, trail, True)
+                    walked = True
+                moved = bare + piece_code[kind, to]
+                lo, hi = min(cell, to), max(cell, to) + extent
+                rank = _walk_near(moved, lo, hi, w, h, flat, strides, trail, skr)
+                if remember:
+                    memo[skr, piece, to] = rank
             room_after = (free | mask) & ~np.int64(piece_mask[kind, to])
             out_code[count] = left + piece_code[kind, to]
             out_index[count] = rank * block + colex[_compress(sing, room_after, n, pext)]
@@ -367,8 +382,9 @@ def neighbours(code, w, h, counts, hh, vv, ss, steps, tabs, split, out_code, out
     index = index_of(code, w, h, counts, hh, vv, ss, split)
     trail = np.zeros((n + 1, 6), np.int64)
     comps = np.zeros(n, np.int64)
+    memo = np.full((1, 1, 1), -1, np.int32)
     return _expand(
-        code, index, steps, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps,
+        code, index, steps, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps, memo,
         out_code, out_index,
     )  # fmt: skip
 
@@ -392,6 +408,11 @@ def _solve_set(
     trail = np.zeros((n + 1, 6), np.int64)
     comps = np.zeros(n, np.int64)
     size = hi - lo
+    skeletons = size // block
+    if block >= MEMO_BLOCK and skeletons * (1 + hh + vv) * n <= MEMO_ENTRIES:
+        memo = np.full((skeletons, 1 + hh + vv, n), -1, np.int32)
+    else:
+        memo = np.full((1, 1, 1), -1, np.int32)
     label_of = group[lo:hi]
     queue = np.empty(size, np.int32)
     held = np.empty(size, np.uint64)
@@ -418,7 +439,7 @@ def _solve_set(
         head += 1
         label = _find(parent, label_of[x])
         found = _expand(
-            code, x, False, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps,
+            code, x, False, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps, memo,
             out_code, out_index,
         )  # fmt: skip
         for k in range(found):
@@ -456,7 +477,7 @@ def _solve_set(
             code = held[head]
             head += 1
             found = _expand(
-                code, x, True, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps,
+                code, x, True, w, h, block, flat, strides, st0, hh, vv, tabs, split, trail, comps, memo,
                 out_code, out_index,
             )  # fmt: skip
             for k in range(found):
@@ -493,6 +514,19 @@ def solve_all(
     return groups
 
 
+@njit(cache=True, inline="always")
+def _is_symmetric(code, w, h):
+    """1 if `code` is its own mirror image, else 0 (stops at the first cell that differs from its mirror)."""
+    n = w * h
+    for r in range(h):
+        for c in range(w // 2):
+            a = (code >> np.uint64(3 * (n - 1 - (r * w + c)))) & np.uint64(7)
+            b = (code >> np.uint64(3 * (n - 1 - (r * w + w - 1 - c)))) & np.uint64(7)
+            if a != b:
+                return 0
+    return 1
+
+
 @njit(cache=True, parallel=True)
 def mirror_figures(codes, w, h, counts, sets, offsets, group, first, by_set, set_start, split):
     """(layouts equal to their mirror image, groups that contain the mirror image of their layouts).
@@ -502,8 +536,7 @@ def mirror_figures(codes, w, h, counts, sets, offsets, group, first, by_set, set
     """
     symmetric = 0
     for i in prange(codes.shape[0]):
-        if mirror_code(codes[i], w, h) == codes[i]:
-            symmetric += 1
+        symmetric += _is_symmetric(codes[i], w, h)
     symmetric_groups = 0
     for s in prange(sets.shape[0]):
         hh, vv, ss = sets[s, 0], sets[s, 1], sets[s, 2]
