@@ -257,6 +257,8 @@ class Arrays:
     """The completion counts that rank a skeleton (see :mod:`universe_kernels`)."""
     split: tuple[np.ndarray, ...] = field(repr=False, default=())
     """The tables of :func:`universe_split.split_tables` for this board."""
+    thread_of_set: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
+    """Which numba thread searched each piece set (how the work was shared out)."""
 
     def index(self, code: int, width: int, height: int) -> int:
         """Where the layout `code` stands in the arrays."""
@@ -318,11 +320,12 @@ def compute_arrays(
     say("search", 0.0)
     group = np.full(len(codes), -1, dtype=np.int32)
     distance = np.full(len(codes), -1, dtype=np.int16)
+    thread_of = np.zeros(len(sets), dtype=np.int64)
     with numba.parallel_chunksize(1):
         groups_per_set = us.solve_all(
             codes, width, height, counts, sets, offsets, order,
             (piece_code, piece_mask, halo, uk.board_masks(width, height)), split,
-            t.goal_masks, t.goal_bits, group, distance,
+            t.goal_masks, t.goal_bits, group, distance, thread_of,
         )  # fmt: skip
     first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
     smallest = uk.smallest_codes(codes, group, offsets, first_group)
@@ -330,7 +333,7 @@ def compute_arrays(
     order_of[np.argsort(smallest, kind="stable")] = np.arange(len(smallest))
     uk.relabel(group, offsets, first_group, order_of)
     say("search", 1.0)
-    return Arrays(codes, group, distance, sets, offsets, groups_per_set, counts, split)
+    return Arrays(codes, group, distance, sets, offsets, groups_per_set, counts, split, thread_of)
 
 
 def compute(

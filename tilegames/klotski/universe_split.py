@@ -17,7 +17,7 @@ most significant). Each piece set is searched by one thread, biggest sets first 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import get_thread_id, njit, prange
 
 from tilegames.klotski.universe_kernels import _enumerate_set as _skeletons
 from tilegames.klotski.universe_kernels import (
@@ -455,6 +455,7 @@ def _solve_set(
                 if root != label:
                     parent[max(root, label)] = min(root, label)
                     label = min(root, label)
+                label_of[j] = label  # its root now: the next look-up from there needs no find
     start = 0
     mine = distance[lo:hi]
     for d in range(level + 1):
@@ -501,12 +502,16 @@ def _solve_set(
 
 @njit(cache=True, parallel=True)
 def solve_all(
-    codes, w, h, counts, sets, offsets, order, tabs, split, goal_masks, goal_bits, group, distance
-):
-    """:func:`_solve_set` for every piece set, biggest first, one set per thread at a time; groups per set."""
+    codes, w, h, counts, sets, offsets, order, tabs, split, goal_masks, goal_bits, group, distance,
+    thread_of,
+):  # fmt: skip
+    """:func:`_solve_set` for every piece set, biggest first, one set per thread at a time; groups per set.
+
+    ``thread_of[set]`` gets the thread that searched it (how the work was shared out, for the bench)."""
     groups = np.zeros(sets.shape[0], np.int64)
     for q in prange(order.shape[0]):
         s = order[q]
+        thread_of[s] = get_thread_id()
         groups[s] = _solve_set(
             codes, offsets[s], offsets[s + 1], w, h, counts, sets[s, 0], sets[s, 1], sets[s, 2],
             tabs, split, goal_masks, goal_bits, group, distance,
