@@ -223,3 +223,15 @@ def test_index_and_unindex_are_inverse_and_dense():
             )
             assert code == arrays.codes[i]
     assert len(set(arrays.codes.tolist())) == len(arrays.codes)
+
+
+def test_share_out_deals_every_set_once_and_evenly():
+    from tilegames.klotski.universe import piece_sets
+    from tilegames.klotski.universe_split import share_out
+
+    _, _, sizes = piece_sets(4, 5)
+    for threads in (1, 2, 3):
+        order, starts = share_out(sizes, threads)
+        assert sorted(order.tolist()) == list(range(len(sizes)))
+        loads = [int(sizes[order[starts[t] : starts[t + 1]]].sum()) for t in range(threads)]
+        assert max(loads) - min(loads) <= sizes.max()

@@ -311,24 +311,22 @@ def compute_arrays(
     counts, sets, sizes = piece_sets(width, height, min_empty)
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     # biggest first; with a chunk size of 1 each thread takes the next piece set when it is free
-    order = np.argsort(-sizes, kind="stable")
+    shares = us.share_out(sizes, numba.get_num_threads())
     split = us.split_tables(width, height)
     codes = np.empty(int(offsets[-1]), dtype=np.uint64)
-    with numba.parallel_chunksize(1):
-        us.enumerate_all(width, height, counts, piece_code, sets, offsets, order, split, codes)
+    us.enumerate_all(width, height, counts, piece_code, sets, offsets, shares, split, codes)
     say("enumerate", 1.0)
     say("search", 0.0)
     group = np.full(len(codes), -1, dtype=np.int32)
     distance = np.full(len(codes), -1, dtype=np.int16)
     thread_of = np.zeros(len(sets), dtype=np.int64)
-    with numba.parallel_chunksize(1):
-        groups_per_set = us.solve_all(
-            codes, width, height, counts, sets, offsets, order,
-            (piece_code, piece_mask, halo, uk.board_masks(width, height)), split,
-            t.goal_masks, t.goal_bits, group, distance, thread_of,
-        )  # fmt: skip
+    groups_per_set = us.solve_all(
+        codes, width, height, counts, sets, offsets, shares,
+        (piece_code, piece_mask, halo, uk.board_masks(width, height)), split,
+        t.goal_masks, t.goal_bits, group, distance, thread_of,
+    )  # fmt: skip
     first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
-    smallest = uk.smallest_codes(codes, group, offsets, first_group)
+    smallest = uk.smallest_codes(codes, group, offsets, first_group, shares)
     order_of = np.empty(len(smallest), dtype=np.int64)
     order_of[np.argsort(smallest, kind="stable")] = np.arange(len(smallest))
     uk.relabel(group, offsets, first_group, order_of)
@@ -408,7 +406,10 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
 
     codes, group, distance = arrays.codes, arrays.group, arrays.distance
     groups = int(group.max()) + 1 if len(group) else 0
-    size, top, at, first = uk.group_stats(codes, group, distance, groups, arrays.offsets)
+    import numba
+
+    shares = us.share_out(np.diff(arrays.offsets), numba.get_num_threads())
+    size, top, at, first = uk.group_stats(codes, group, distance, groups, arrays.offsets, shares)
     order = [tuple(int(x) for x in row) for row in arrays.sets]
     set_of_group = np.zeros(groups, dtype=np.int64)
     set_of_group[group[first]] = np.searchsorted(arrays.offsets, first, side="right") - 1
@@ -417,7 +418,9 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     layouts = np.diff(arrays.offsets)
     group_count = arrays.groups_per_set
     solvable_count = np.bincount(set_of_group[top >= 0], minlength=len(order))
-    picks, counts = uk.hardest_positions(codes, distance, arrays.offsets, hardest, HARDEST_KEPT)
+    picks, counts = uk.hardest_positions(
+        codes, distance, arrays.offsets, hardest, HARDEST_KEPT, shares
+    )
     examples: dict[int, list[str]] = {s: [] for s in range(len(order))}
     for index, s in picks:
         examples[int(s)].append(notation(int(codes[index])))
@@ -439,7 +442,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     set_start = np.searchsorted(set_of_group[by_set], np.arange(len(order) + 1))
     symmetric, symmetric_groups = us.mirror_figures(
         codes, width, height, arrays.counts, arrays.sets, arrays.offsets, group, first, by_set,
-        set_start, arrays.split,
+        set_start, arrays.split, shares,
     )  # fmt: skip
     table = [
         [

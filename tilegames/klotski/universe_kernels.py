@@ -345,52 +345,57 @@ def relabel(group, offsets, first_group, order_of):
 
 
 @njit(cache=True, parallel=True)
-def group_stats(codes, group, distance, groups, offsets):
+def group_stats(codes, group, distance, groups, offsets, shares):
     """Per group: size, largest distance (-1 if unsolvable), its smallest code at that distance, and its
-    smallest code (positions in the arrays). One piece set per thread: a group lies inside one set."""
+    smallest code (positions in the arrays). Thread t takes its share of the piece sets (`shares`: sets share by
+    share, where each share starts): a group lies inside one set."""
     size = np.zeros(groups, dtype=np.int64)
     top = np.full(groups, -1, dtype=np.int64)
     at = np.full(groups, -1, dtype=np.int64)
     first = np.full(groups, -1, dtype=np.int64)
-    for s in prange(offsets.shape[0] - 1):
-        for i in range(offsets[s], offsets[s + 1]):
-            g = group[i]
-            size[g] += 1
-            if first[g] < 0 or codes[i] < codes[first[g]]:
-                first[g] = i
-            d = distance[i]
-            if d > top[g] or (d == top[g] and d >= 0 and codes[i] < codes[at[g]]):
-                top[g] = d
-                at[g] = i
+    order, starts = shares
+    for t in prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            _group_stats_of(
+                codes,
+                group,
+                distance,
+                offsets[order[q]],
+                offsets[order[q] + 1],
+                size,
+                top,
+                at,
+                first,
+            )
     return size, top, at, first
 
 
+@njit(cache=True, inline="always")
+def _group_stats_of(codes, group, distance, lo, hi, size, top, at, first):
+    """:func:`group_stats` over the layouts lo..hi-1."""
+    for i in range(lo, hi):
+        g = group[i]
+        size[g] += 1
+        if first[g] < 0 or codes[i] < codes[first[g]]:
+            first[g] = i
+        d = distance[i]
+        if d > top[g] or (d == top[g] and d >= 0 and codes[i] < codes[at[g]]):
+            top[g] = d
+            at[g] = i
+
+
 @njit(cache=True, parallel=True)
-def hardest_positions(codes, distance, offsets, hardest, cap):
+def hardest_positions(codes, distance, offsets, hardest, cap, shares):
     """Per piece set, its layouts at its hardest distance: their number and the `cap` smallest codes' positions
-    (in code order), as (index, set) pairs. One piece set per thread."""
+    (in code order), as (index, set) pairs. Thread t takes its share of the piece sets (as in :func:`group_stats`)."""
     sets = hardest.shape[0]
     counts = np.zeros(sets, dtype=np.int64)
     kept = np.zeros(sets, dtype=np.int64)
     picks = np.zeros((sets, cap), dtype=np.int64)
-    for s in prange(sets):
-        if hardest[s] < 0:
-            continue
-        for i in range(offsets[s], offsets[s + 1]):
-            if distance[i] != hardest[s]:
-                continue
-            counts[s] += 1
-            k = kept[s]
-            if k == cap and codes[i] >= codes[picks[s, k - 1]]:
-                continue
-            if k < cap:
-                kept[s] += 1
-            else:
-                k -= 1
-            while k > 0 and codes[picks[s, k - 1]] > codes[i]:
-                picks[s, k] = picks[s, k - 1]
-                k -= 1
-            picks[s, k] = i
+    order, starts = shares
+    for t in prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            _hardest_of(codes, distance, offsets, hardest, cap, order[q], counts, kept, picks)
     out = np.zeros((kept.sum(), 2), dtype=np.int64)
     used = 0
     for s in range(sets):
@@ -401,17 +406,43 @@ def hardest_positions(codes, distance, offsets, hardest, cap):
     return out, counts
 
 
+@njit(cache=True, inline="always")
+def _hardest_of(codes, distance, offsets, hardest, cap, s, counts, kept, picks):
+    """:func:`hardest_positions` for piece set `s`: keeps the `cap` smallest codes, in order."""
+    if hardest[s] < 0:
+        return
+    for i in range(offsets[s], offsets[s + 1]):
+        if distance[i] != hardest[s]:
+            continue
+        counts[s] += 1
+        k = kept[s]
+        if k == cap and codes[i] >= codes[picks[s, k - 1]]:
+            continue
+        if k < cap:
+            kept[s] += 1
+        else:
+            k -= 1
+        while k > 0 and codes[picks[s, k - 1]] > codes[i]:
+            picks[s, k] = picks[s, k - 1]
+            k -= 1
+        picks[s, k] = i
+
+
 @njit(cache=True, parallel=True)
-def smallest_codes(codes, group, offsets, first_group):
-    """The smallest code of every group while groups are still numbered per set (``first_group[set] + local``)."""
+def smallest_codes(codes, group, offsets, first_group, shares):
+    """The smallest code of every group while groups are still numbered per set (``first_group[set] + local``);
+    thread t takes its share of the piece sets (as in :func:`group_stats`)."""
     smallest = np.zeros(first_group[-1], np.uint64)
     seen = np.zeros(first_group[-1], np.bool_)
-    for s in prange(offsets.shape[0] - 1):
-        for i in range(offsets[s], offsets[s + 1]):
-            g = first_group[s] + group[i]
-            if not seen[g] or codes[i] < smallest[g]:
-                smallest[g] = codes[i]
-                seen[g] = True
+    order, starts = shares
+    for t in prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            s = order[q]
+            for i in range(offsets[s], offsets[s + 1]):
+                g = first_group[s] + group[i]
+                if not seen[g] or codes[i] < smallest[g]:
+                    smallest[g] = codes[i]
+                    seen[g] = True
     return smallest
 
 
