@@ -158,7 +158,8 @@ class Universe:
         ]
 
     def distances(self) -> np.ndarray:
-        """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`.
+        """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`, each
+        set in index order (:func:`universe_split.unindex` gives the layout at an index).
 
         Memory-mapped from the cache (int16, 59 MB on the 4×5 board); recomputed if the file is missing.
         """
