@@ -11,7 +11,8 @@ same block of C(F, s) entries (a few kB), so the visited check stays in the firs
 pieces re-rank the skeleton from the parent's trail over the cells the move spans.
 
 Cell masks are dense (bit i = cell i); codes as in :mod:`tilegames.klotski.kernels` (3 bits per cell, cell 0
-most significant). Each piece set is searched by one thread, biggest sets first (as in :mod:`universe_kernels`).
+most significant). Each piece set is searched by one thread; the sets are dealt to the threads beforehand in equal
+shares (:func:`share_out`).
 """
 
 from __future__ import annotations
@@ -415,9 +416,10 @@ def _solve_set(
 ):
     """Group the layouts codes[lo:hi] of one piece set and give each its distance to the nearest exit layout.
 
-    As :func:`universe_kernels._solve_set`: one breadth-first search by moves from all exit layouts at once
-    (labels that meet are merged by union-find), then a search by unit steps from each layout not reached.
-    Groups are numbered from 0 in order of their first layout; returns their number.
+    One breadth-first search by moves from all exit layouts at once gives the distances; each exit layout starts
+    a label and labels that meet are merged (union-find), so that search also finds the solvable groups. The
+    layouts it never reaches are grouped by a search by unit steps from each in turn. Groups are numbered from 0
+    in order of their first layout (in index order); returns their number.
     """
     n = w * h
     flat, strides, st0 = flat_counts(counts, hh, vv, 0)
