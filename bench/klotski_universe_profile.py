@@ -62,7 +62,7 @@ def main() -> None:
     import numba
 
     from tilegames.klotski import universe_kernels as uk
-    from tilegames.klotski import universe_split as us
+    from tilegames.klotski import universe_split_kernels as us
     from tilegames.klotski.solve import tables
     from tilegames.klotski.universe import compute
 

@@ -184,7 +184,7 @@ def test_the_4x5_universe_has_the_published_counts(tmp_path):
 @pytest.mark.parametrize("metric", ["moves", "steps"])
 def test_neighbours_match_the_plain_python_moves_and_carry_their_index(metric):
     from tilegames.klotski import universe_kernels as uk
-    from tilegames.klotski import universe_split as us
+    from tilegames.klotski import universe_split_kernels as us
     from tilegames.klotski.solve import tables
     from tilegames.klotski.universe import piece_sets
 
@@ -209,7 +209,7 @@ def test_neighbours_match_the_plain_python_moves_and_carry_their_index(metric):
 
 
 def test_index_and_unindex_are_inverse_and_dense():
-    from tilegames.klotski import universe_split as us
+    from tilegames.klotski import universe_split_kernels as us
     from tilegames.klotski.solve import tables
 
     width, height = 3, 4
@@ -227,7 +227,7 @@ def test_index_and_unindex_are_inverse_and_dense():
 
 def test_share_out_deals_every_set_once_and_evenly():
     from tilegames.klotski.universe import piece_sets
-    from tilegames.klotski.universe_split import share_out
+    from tilegames.klotski.universe_split_kernels import share_out
 
     _, _, sizes = piece_sets(4, 5)
     for threads in (1, 2, 3):

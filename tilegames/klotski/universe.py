@@ -25,7 +25,7 @@ import numpy as np
 
 from tilegames.common import cache_directory
 from tilegames.klotski import universe_kernels as uk
-from tilegames.klotski import universe_split as us
+from tilegames.klotski import universe_split_kernels as us
 from tilegames.klotski.solve import tables
 from tilegames.klotski.space import board_from_key, key_cells
 
@@ -159,7 +159,7 @@ class Universe:
 
     def distances(self) -> np.ndarray:
         """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`, each
-        set in index order (:func:`universe_split.unindex` gives the layout at an index).
+        set in index order (:func:`universe_split_kernels.unindex` gives the layout at an index).
 
         Memory-mapped from the cache (int16, 59 MB on the 4×5 board); recomputed if the file is missing.
         """
@@ -239,7 +239,7 @@ class Arrays:
     """The per-layout arrays of a computed universe (for tests and further analysis).
 
     Layouts are stored piece set by piece set (in the order of `sets`), in index order within a piece set
-    (skeleton rank × singles subsets, see :mod:`universe_split`).
+    (skeleton rank × singles subsets, see :mod:`universe_split_kernels`).
     """
 
     codes: np.ndarray
@@ -257,7 +257,7 @@ class Arrays:
     counts: np.ndarray = field(repr=False)
     """The completion counts that rank a skeleton (see :mod:`universe_kernels`)."""
     split: tuple[np.ndarray, ...] = field(repr=False, default=())
-    """The tables of :func:`universe_split.split_tables` for this board."""
+    """The tables of :func:`universe_split_kernels.split_tables` for this board."""
     thread_of_set: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
     """Which numba thread searched each piece set (how the work was shared out)."""
 

@@ -1,5 +1,5 @@
 """Compiled loops of the whole-universe analysis: count, rank and enumerate layouts (and skeletons) per piece set,
-and the per-group and per-piece-set summaries; the search itself is in :mod:`universe_split`.
+and the per-group and per-piece-set summaries; the search itself is in :mod:`universe_split_kernels`.
 
 Codes as in :mod:`tilegames.klotski.kernels` (3 bits per cell, cell 0 most significant). A layout's *rank* is its
 index among the layouts of its piece set in code order, computed without any table of codes: walking the cells in
@@ -8,7 +8,7 @@ from ``counts[cell, cover, big, horizontal, vertical, singles]``: the tilings of
 `cover` marks which of the next ``width + 1`` cells are covered already (bit 0 = `cell`) and exactly that many
 pieces of each shape are still to place (the remaining cells are empty).
 
-A move keeps the piece set, so every group lies inside one piece set: the search (:mod:`universe_split`) solves
+A move keeps the piece set, so every group lies inside one piece set: the search (:mod:`universe_split_kernels`) solves
 the piece sets independently, and the summaries here also give each thread its share of the piece sets (no locks,
 no races).
 """
