@@ -182,27 +182,56 @@ def test_the_4x5_universe_has_the_published_counts(tmp_path):
 
 
 @pytest.mark.parametrize("metric", ["moves", "steps"])
-def test_neighbours_match_the_plain_python_moves(metric):
+def test_neighbours_match_the_plain_python_moves_and_carry_their_index(metric):
     from tilegames.klotski import universe_kernels as uk
+    from tilegames.klotski import universe_split_kernels as us
     from tilegames.klotski.solve import tables
+    from tilegames.klotski.universe import piece_sets
 
     width, height = 3, 4
     piece_code, _, _, piece_mask, _, halo = tables(width, height).kernel
-    masks = uk.board_masks(width, height)
+    tabs = (piece_code, piece_mask, halo, uk.board_masks(width, height))
+    split = us.split_tables(width, height)
+    counts, _, _ = piece_sets(width, height)
     n = width * height
     out = np.zeros(n * n + 4 * n, dtype=np.uint64)
-    span = np.zeros((n * n + 4 * n, 2), dtype=np.int64)
-    heads, kinds = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    index = np.zeros(n * n + 4 * n, dtype=np.int64)
     for grid in reference_layouts(width, height):
         code = np.uint64(grid_key(grid))
-        found = uk.neighbours(
-            code, width, height, metric == "steps", piece_code, piece_mask, halo, masks, out, span,
-            heads, kinds,
-        )  # fmt: skip
+        h, v, s = piece_set_of(int(code), width, height)
+        found = us.neighbours(
+            code, width, height, counts, h, v, s, metric == "steps", tabs, split, out, index
+        )
         expected = sorted(grid_key(g) for g in grid_neighbours(grid, width, height, metric))
         assert sorted(int(k) for k in out[:found]) == expected
-        for k in range(found):  # the neighbour differs from the layout only inside its span
-            lo, hi = span[k]
-            outside = [c for c in range(n) if not lo <= c < hi]
-            shift = [3 * (n - 1 - c) for c in outside]
-            assert [int(out[k]) >> s & 7 for s in shift] == [int(code) >> s & 7 for s in shift]
+        for k in range(found):  # each neighbour comes with its own index in the piece set
+            assert index[k] == us.index_of(out[k], width, height, counts, h, v, s, split)
+
+
+def test_index_and_unindex_are_inverse_and_dense():
+    from tilegames.klotski import universe_split_kernels as us
+    from tilegames.klotski.solve import tables
+
+    width, height = 3, 4
+    arrays = compute_arrays(width, height)
+    piece_code = tables(width, height).kernel[0]
+    for s, (h, v, singles) in enumerate(arrays.sets):
+        lo, hi = arrays.offsets[s], arrays.offsets[s + 1]
+        for i in range(lo, hi):
+            code = us.unindex(
+                i - lo, width, height, arrays.counts, piece_code, h, v, singles, arrays.split
+            )
+            assert code == arrays.codes[i]
+    assert len(set(arrays.codes.tolist())) == len(arrays.codes)
+
+
+def test_share_out_deals_every_set_once_and_evenly():
+    from tilegames.klotski.universe import piece_sets
+    from tilegames.klotski.universe_split_kernels import share_out
+
+    _, _, sizes = piece_sets(4, 5)
+    for threads in (1, 2, 3):
+        order, starts = share_out(sizes, threads)
+        assert sorted(order.tolist()) == list(range(len(sizes)))
+        loads = [int(sizes[order[starts[t] : starts[t + 1]]].sum()) for t in range(threads)]
+        assert max(loads) - min(loads) <= sizes.max()

@@ -32,6 +32,11 @@ LETTERS = (
 
 def board_from_key(key: int, width: int, height: int) -> Board:
     """The board of an exact code, its pieces lettered A, B, C... in reading order."""
+    return Board(width, height, key_cells(key, width, height))
+
+
+def key_cells(key: int, width: int, height: int) -> list[str]:
+    """The cells of an exact code in reading order, its pieces lettered A, B, C... (``"."`` for empty)."""
     n = width * height
     types = [key >> 3 * (n - 1 - cell) & 7 for cell in range(n)]
     cells = ["."] * n
@@ -46,7 +51,7 @@ def board_from_key(key: int, width: int, height: int) -> Board:
             for r in range(row, row + rows):
                 for c in range(column, column + columns):
                     cells[r * width + c] = letter
-    return Board(width, height, cells)
+    return cells
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,11 @@ import numpy as np
 
 from tilegames.common import cache_directory
 from tilegames.klotski import universe_kernels as uk
+from tilegames.klotski import universe_split_kernels as us
 from tilegames.klotski.solve import tables
-from tilegames.klotski.space import board_from_key
+from tilegames.klotski.space import board_from_key, key_cells
 
-FORMAT = 5
+FORMAT = 6
 HARDEST_KEPT = 20
 
 
@@ -141,19 +142,24 @@ class Universe:
             found = np.sort(found[rng.choice(len(found), count, replace=False)])
         counts, _, _ = piece_sets(self.width, self.height, self.min_empty)
         piece_code = tables(self.width, self.height).kernel[0]
-        out = []
+        split = us.split_tables(self.width, self.height)
+        drawn = []
         for index in found:
             s = int(np.searchsorted(starts, index, side="right")) - 1
             h, v, singles = self.set_offsets[s][:3]
-            code = uk.unrank(
-                int(index - starts[s]), self.width, self.height, counts, piece_code, h, v, singles
-            )
-            notation = str(board_from_key(int(code), self.width, self.height))
-            out.append(RatedLayout(notation, distance, (h, v, singles)))
-        return out
+            code = us.unindex(
+                int(index - starts[s]), self.width, self.height, counts, piece_code, h, v, singles,
+                split,
+            )  # fmt: skip
+            drawn.append((int(code), (h, v, singles)))
+        return [
+            RatedLayout(str(board_from_key(code, self.width, self.height)), distance, piece_set)
+            for code, piece_set in sorted(drawn)
+        ]
 
     def distances(self) -> np.ndarray:
-        """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`.
+        """Every layout's distance to the nearest exit (-1: none), piece set by piece set as in `set_offsets`, each
+        set in index order (:func:`universe_split_kernels.unindex` gives the layout at an index).
 
         Memory-mapped from the cache (int16, 59 MB on the 4×5 board); recomputed if the file is missing.
         """
@@ -232,7 +238,8 @@ def _from_dict(data: dict[str, Any]) -> Universe:
 class Arrays:
     """The per-layout arrays of a computed universe (for tests and further analysis).
 
-    Layouts are stored piece set by piece set (in the order of `sets`), in code order within a piece set.
+    Layouts are stored piece set by piece set (in the order of `sets`), in index order within a piece set
+    (skeleton rank × singles subsets, see :mod:`universe_split_kernels`).
     """
 
     codes: np.ndarray
@@ -248,14 +255,18 @@ class Arrays:
     groups_per_set: np.ndarray
     """How many groups each piece set has."""
     counts: np.ndarray = field(repr=False)
-    """The completion counts that rank a layout (see :mod:`universe_kernels`)."""
+    """The completion counts that rank a skeleton (see :mod:`universe_kernels`)."""
+    split: tuple[np.ndarray, ...] = field(repr=False, default=())
+    """The tables of :func:`universe_split_kernels.split_tables` for this board."""
+    thread_of_set: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
+    """Which numba thread searched each piece set (how the work was shared out)."""
 
     def index(self, code: int, width: int, height: int) -> int:
         """Where the layout `code` stands in the arrays."""
         s = self.set_index(piece_set_of(code, width, height))
         h, v, singles = (int(x) for x in self.sets[s])
         return int(self.offsets[s]) + int(
-            uk.rank(np.uint64(code), width, height, self.counts, h, v, singles)
+            us.index_of(np.uint64(code), width, height, self.counts, h, v, singles, self.split)
         )
 
     def set_index(self, piece_set: tuple[int, int, int]) -> int:
@@ -301,26 +312,27 @@ def compute_arrays(
     counts, sets, sizes = piece_sets(width, height, min_empty)
     offsets = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     # biggest first; with a chunk size of 1 each thread takes the next piece set when it is free
-    order = np.argsort(-sizes, kind="stable")
+    shares = us.share_out(sizes, numba.get_num_threads())
+    split = us.split_tables(width, height)
     codes = np.empty(int(offsets[-1]), dtype=np.uint64)
-    with numba.parallel_chunksize(1):
-        uk.enumerate_all(width, height, counts, piece_code, sets, offsets, order, codes)
+    us.enumerate_all(width, height, counts, piece_code, sets, offsets, shares, split, codes)
     say("enumerate", 1.0)
     say("search", 0.0)
     group = np.full(len(codes), -1, dtype=np.int32)
     distance = np.full(len(codes), -1, dtype=np.int16)
-    with numba.parallel_chunksize(1):
-        groups_per_set = uk.solve_all(
-            codes, width, height, counts, sets, offsets, order, (piece_code, piece_mask, halo),
-            t.goal_masks, t.goal_bits, group, distance,
-        )  # fmt: skip
+    thread_of = np.zeros(len(sets), dtype=np.int64)
+    groups_per_set = us.solve_all(
+        codes, width, height, counts, sets, offsets, shares,
+        (piece_code, piece_mask, halo, uk.board_masks(width, height)), split,
+        t.goal_masks, t.goal_bits, group, distance, thread_of,
+    )  # fmt: skip
     first_group = np.concatenate(([0], np.cumsum(groups_per_set))).astype(np.int64)
-    first = uk.first_layouts(group, offsets, first_group)
-    order_of = np.empty(len(first), dtype=np.int64)
-    order_of[np.argsort(codes[first], kind="stable")] = np.arange(len(first))
+    smallest = uk.smallest_codes(codes, group, offsets, first_group, shares)
+    order_of = np.empty(len(smallest), dtype=np.int64)
+    order_of[np.argsort(smallest, kind="stable")] = np.arange(len(smallest))
     uk.relabel(group, offsets, first_group, order_of)
     say("search", 1.0)
-    return Arrays(codes, group, distance, sets, offsets, groups_per_set, counts)
+    return Arrays(codes, group, distance, sets, offsets, groups_per_set, counts, split, thread_of)
 
 
 def compute(
@@ -386,9 +398,19 @@ def piece_set_of(code: int, width: int, height: int) -> tuple[int, int, int]:
 
 def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Universe:
     """Fold the per-layout arrays into per-group and per-piece-set figures."""
+
+    def notation(
+        code: int,
+    ) -> str:  # str(board_from_key(...)) without building and checking a Board
+        cells = key_cells(code, width, height)
+        return "/".join("".join(cells[r * width : (r + 1) * width]) for r in range(height))
+
     codes, group, distance = arrays.codes, arrays.group, arrays.distance
     groups = int(group.max()) + 1 if len(group) else 0
-    size, top, at, first = uk.group_stats(group, distance, groups)
+    import numba
+
+    shares = us.share_out(np.diff(arrays.offsets), numba.get_num_threads())
+    size, top, at, first = uk.group_stats(codes, group, distance, groups, arrays.offsets, shares)
     order = [tuple(int(x) for x in row) for row in arrays.sets]
     set_of_group = np.zeros(groups, dtype=np.int64)
     set_of_group[group[first]] = np.searchsorted(arrays.offsets, first, side="right") - 1
@@ -397,10 +419,12 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     layouts = np.diff(arrays.offsets)
     group_count = arrays.groups_per_set
     solvable_count = np.bincount(set_of_group[top >= 0], minlength=len(order))
-    picks, counts = uk.hardest_positions(group, distance, set_of_group, hardest, HARDEST_KEPT)
+    picks, counts = uk.hardest_positions(
+        codes, distance, arrays.offsets, hardest, HARDEST_KEPT, shares
+    )
     examples: dict[int, list[str]] = {s: [] for s in range(len(order))}
     for index, s in picks:
-        examples[int(s)].append(str(board_from_key(int(codes[index]), width, height)))
+        examples[int(s)].append(notation(int(codes[index])))
     entries = [
         PieceSet(
             *order[s],
@@ -415,15 +439,18 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
     ]
     entries.sort(key=lambda e: (-e.hardest, e.horizontal, e.vertical, e.singles))
     solvable_groups = top >= 0
-    symmetric, symmetric_groups = uk.mirror_figures(
-        codes, width, height, arrays.counts, arrays.sets, arrays.offsets, set_of_group, group, first
-    )
+    by_set = np.argsort(set_of_group, kind="stable")
+    set_start = np.searchsorted(set_of_group[by_set], np.arange(len(order) + 1))
+    symmetric, symmetric_groups = us.mirror_figures(
+        codes, width, height, arrays.counts, arrays.sets, arrays.offsets, group, first, by_set,
+        set_start, arrays.split, shares,
+    )  # fmt: skip
     table = [
         [
             int(size[g]),
             *order[int(set_of_group[g])],
             int(top[g]),
-            str(board_from_key(int(codes[at[g] if top[g] >= 0 else first[g]]), width, height)),
+            notation(int(codes[at[g] if top[g] >= 0 else first[g]])),
         ]
         for g in range(groups)
     ]

@@ -1,5 +1,5 @@
-"""Compiled loops of the whole-universe analysis: count, rank and enumerate layouts per piece set, then group them
-and measure every layout's distance to the exit, one piece set per thread.
+"""Compiled loops of the whole-universe analysis: count, rank and enumerate layouts (and skeletons) per piece set,
+and the per-group and per-piece-set summaries; the search itself is in :mod:`universe_split_kernels`.
 
 Codes as in :mod:`tilegames.klotski.kernels` (3 bits per cell, cell 0 most significant). A layout's *rank* is its
 index among the layouts of its piece set in code order, computed without any table of codes: walking the cells in
@@ -8,9 +8,9 @@ from ``counts[cell, cover, big, horizontal, vertical, singles]``: the tilings of
 `cover` marks which of the next ``width + 1`` cells are covered already (bit 0 = `cell`) and exactly that many
 pieces of each shape are still to place (the remaining cells are empty).
 
-A move keeps the piece set, so every group lies inside one piece set: the piece sets are solved independently,
-spread over the threads biggest first (each thread takes the next set when it is free), each in its own slice of
-the shared arrays (no locks, no races).
+A move keeps the piece set, so every group lies inside one piece set: the search (:mod:`universe_split_kernels`) solves
+the piece sets independently, and the summaries here also give each thread its share of the piece sets (no locks,
+no races).
 """
 
 from __future__ import annotations
@@ -305,38 +305,6 @@ def _enumerate_set(w, h, counts, piece_code, hh, vv, ss, out, start):
     return written - start
 
 
-@njit(cache=True, parallel=True)
-def enumerate_all(w, h, counts, piece_code, sets, offsets, order, out):
-    """Every layout of every piece set, each set at its offset, the sets taken in `order` (biggest first: with
-    a parallel chunk size of 1 each thread takes the next set when it is free)."""
-    for q in prange(order.shape[0]):
-        s = order[q]
-        _enumerate_set(
-            w, h, counts, piece_code, sets[s, 0], sets[s, 1], sets[s, 2], out, offsets[s]
-        )
-
-
-@njit(cache=True, inline="always")
-def _decode(code, n, piece_mask, heads, kinds):
-    """Fill the head cell and kind of each piece; return (count, occupied cells as a bit mask)."""
-    occupied = ONE - ONE
-    covered = ONE - ONE
-    pieces = 0
-    for i in range(n):
-        kind = np.int64((code >> np.uint64(3 * (n - 1 - i))) & SEVEN)
-        if kind == 0:
-            continue
-        bit = ONE << np.uint64(i)
-        occupied |= bit
-        if covered & bit:
-            continue
-        covered |= piece_mask[kind, i]
-        heads[pieces] = i
-        kinds[pieces] = kind
-        pieces += 1
-    return pieces, occupied
-
-
 @njit(cache=True)
 def board_masks(w, h):
     """Cell masks of a board: [every cell, all but the first column, all but the last column]."""
@@ -349,62 +317,6 @@ def board_masks(w, h):
         if i % w != w - 1:
             masks[2] |= bit
     return masks
-
-
-@njit(cache=True, inline="always")
-def _lowest(bits):
-    """Index of the lowest set bit of a nonzero uint64 (a de Bruijn multiply)."""
-    low = bits & (~bits + ONE)
-    return DE_BRUIJN_INDEX[((low * DE_BRUIJN) >> np.uint64(58)) & np.uint64(63)]
-
-
-@njit(cache=True)
-def neighbours(code, w, h, steps, piece_code, piece_mask, halo, masks, out, span, heads, kinds):
-    """Write the codes one move away (one unit step with `steps`) into `out`; return how many.
-
-    ``span[k]`` gets the cells (first, last + 1) where neighbour k may differ from `code`. Where a piece can stand
-    is a bit mask, and where it can go in one move is that mask flooded from where it stands.
-    """
-    n = w * h
-    pieces, occupied = _decode(code, n, piece_mask, heads, kinds)
-    full, not_first, not_last = masks[0], masks[1], masks[2]
-    uw = np.uint64(w)
-    count = 0
-    for p in range(pieces):
-        cell = heads[p]
-        kind = kinds[p]
-        if halo[kind, cell] & ~occupied == 0:
-            continue
-        free = full & ~(occupied ^ piece_mask[kind, cell])
-        if kind == 1:
-            fits = free
-        elif kind == 2:
-            fits = free & (free >> ONE) & not_last
-        elif kind == 3:
-            fits = free & (free >> uw)
-        else:
-            fits = free & (free >> ONE) & not_last
-            fits &= fits >> uw
-        start = ONE << np.uint64(cell)
-        reach = start
-        while True:
-            grown = reach | ((reach << ONE) & not_first) | ((reach >> ONE) & not_last)
-            grown = (grown | (reach << uw) | (reach >> uw)) & fits
-            if grown == reach or steps:
-                reach = grown
-                break
-            reach = grown
-        reach &= ~start
-        extent = (w if kind >= 3 else 0) + (1 if kind == 2 or kind == 4 else 0) + 1
-        base = code - piece_code[kind, cell]
-        while reach:
-            to = _lowest(reach)
-            reach &= reach - ONE
-            out[count] = base + piece_code[kind, to]
-            span[count, 0] = min(cell, to)
-            span[count, 1] = max(cell, to) + extent
-            count += 1
-    return count
 
 
 @njit(cache=True)
@@ -425,137 +337,6 @@ def _find(parent, x):
     return root
 
 
-@njit(cache=True)
-def _solve_set(
-    codes, lo, hi, w, h, counts, hh, vv, ss, tabs, goal_masks, goal_bits, group, distance
-):
-    """Group the layouts codes[lo:hi] of one piece set and give each its distance to the nearest exit layout.
-
-    One breadth-first search by moves from all exit layouts at once gives the distances; each exit layout starts
-    a label and labels that meet are merged (union-find), so that search also finds the solvable groups. The
-    layouts it never reaches are grouped by a search by unit steps from each in turn. Groups are numbered from 0
-    in order of their first layout; returns their number.
-    """
-    piece_code, piece_mask, halo = tabs
-    n = w * h
-    flat, steps, st0 = flat_counts(counts, hh, vv, ss)  # this set's corner, to stay in cache
-    out = np.zeros(n * n + 4 * n, np.uint64)
-    span = np.zeros((n * n + 4 * n, 2), np.int64)
-    trail = np.zeros((n + 1, 6), np.int64)
-    heads = np.zeros(n, np.int64)
-    kinds = np.zeros(n, np.int64)
-    masks = board_masks(w, h)
-    queue = np.empty(hi - lo, np.int32)  # this set's own queue, and its layouts' codes beside
-    held = np.empty(hi - lo, np.uint64)  # (read in order, not from random places in `codes`)
-    tail = 0
-    for i in range(lo, hi):
-        if _is_goal(codes[i], goal_masks, goal_bits):
-            group[i] = tail
-            queue[tail] = i
-            held[tail] = codes[i]
-            tail += 1
-    parent = np.arange(max(tail, 1))
-    head = 0
-    ends = np.zeros(n + 1, np.int64)  # ends[d]: end in the queue of the layouts at distance d
-    level = 0
-    ends[0] = tail
-    while head < tail:
-        if head == ends[level]:
-            level += 1
-            if level == ends.shape[0]:
-                ends = np.concatenate((ends, np.zeros_like(ends)))
-            ends[level] = tail
-        x = queue[head]
-        code = held[head]
-        head += 1
-        label = _find(parent, group[x])
-        found = neighbours(
-            code, w, h, False, piece_code, piece_mask, halo, masks, out, span, heads, kinds
-        )
-        whole = _walk(code, w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
-        for k in range(found):
-            j = lo + _walk_near(out[k], span[k, 0], span[k, 1], w, h, flat, steps, trail, whole)
-            other = group[j]
-            if other < 0:
-                group[j] = label
-                queue[tail] = j
-                held[tail] = out[k]
-                tail += 1
-            elif other != label:
-                root = _find(parent, other)
-                if root != label:  # two searches meet: their labels are one group
-                    parent[max(root, label)] = min(root, label)
-                    label = min(root, label)
-    start = 0
-    for d in range(level + 1):
-        for q in range(start, ends[d]):
-            distance[queue[q]] = d
-        start = ends[d]
-    for i in range(lo, hi):
-        if group[i] >= 0:
-            group[i] = _find(parent, group[i])
-    labels = parent.shape[0]
-    for i in range(lo, hi):
-        if group[i] >= 0:
-            continue
-        group[i] = labels
-        queue[0] = i
-        held[0] = codes[i]
-        head, tail = 0, 1
-        while head < tail:
-            code = held[head]
-            head += 1
-            found = neighbours(
-                code, w, h, True, piece_code, piece_mask, halo, masks, out, span, heads, kinds
-            )
-            whole = _walk(code, w, h, flat, steps, 0, n, 0, st0, hh, vv, ss, trail, True)
-            for k in range(found):
-                j = lo + _walk_near(out[k], span[k, 0], span[k, 1], w, h, flat, steps, trail, whole)
-                if group[j] < 0:
-                    group[j] = labels
-                    queue[tail] = j
-                    held[tail] = out[k]
-                    tail += 1
-        labels += 1
-    renumber = np.full(labels, -1, np.int64)
-    groups = 0
-    for i in range(lo, hi):
-        g = group[i]
-        if renumber[g] < 0:
-            renumber[g] = groups
-            groups += 1
-        group[i] = renumber[g]
-    return groups
-
-
-@njit(cache=True, parallel=True)
-def solve_all(
-    codes, w, h, counts, sets, offsets, order, tabs, goal_masks, goal_bits, group, distance
-):
-    """:func:`_solve_set` for every piece set, taken in `order` as in :func:`enumerate_all`; returns groups per
-    set."""
-    groups = np.zeros(sets.shape[0], np.int64)
-    for q in prange(order.shape[0]):
-        s = order[q]
-        groups[s] = _solve_set(
-            codes, offsets[s], offsets[s + 1], w, h, counts, sets[s, 0], sets[s, 1], sets[s, 2],
-            tabs, goal_masks, goal_bits, group, distance,
-        )  # fmt: skip
-    return groups
-
-
-@njit(cache=True)
-def first_layouts(group, offsets, first_group):
-    """The first index of every group while groups are still numbered per set (``first_group[set] + local``)."""
-    first = np.full(first_group[-1], -1, np.int64)
-    for s in range(offsets.shape[0] - 1):
-        for i in range(offsets[s], offsets[s + 1]):
-            g = first_group[s] + group[i]
-            if first[g] < 0:
-                first[g] = i
-    return first
-
-
 @njit(cache=True, parallel=True)
 def relabel(group, offsets, first_group, order_of):
     """Turn per-set group numbers into global ones: ``order_of[first_group[set] + local]``."""
@@ -564,42 +345,106 @@ def relabel(group, offsets, first_group, order_of):
             group[i] = order_of[first_group[s] + group[i]]
 
 
-@njit(cache=True)
-def group_stats(group, distance, groups):
-    """Per group: size, largest distance (-1 if unsolvable), the first layout at it, and its first layout."""
+@njit(cache=True, parallel=True)
+def group_stats(codes, group, distance, groups, offsets, shares):
+    """Per group: size, largest distance (-1 if unsolvable), its smallest code at that distance, and its
+    smallest code (positions in the arrays). Thread t takes its share of the piece sets (`shares`: sets share by
+    share, where each share starts): a group lies inside one set."""
     size = np.zeros(groups, dtype=np.int64)
     top = np.full(groups, -1, dtype=np.int64)
     at = np.full(groups, -1, dtype=np.int64)
     first = np.full(groups, -1, dtype=np.int64)
-    for i in range(group.shape[0]):
-        g = group[i]
-        size[g] += 1
-        if first[g] < 0:
-            first[g] = i
-        if distance[i] > top[g]:
-            top[g] = distance[i]
-            at[g] = i
+    order, starts = shares
+    for t in prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            _group_stats_of(
+                codes,
+                group,
+                distance,
+                offsets[order[q]],
+                offsets[order[q] + 1],
+                size,
+                top,
+                at,
+                first,
+            )
     return size, top, at, first
 
 
-@njit(cache=True)
-def hardest_positions(group, distance, set_of_group, hardest, cap):
-    """Positions whose distance equals the hardest of their piece set: (index, set) pairs, at most `cap` per set."""
+@njit(cache=True, inline="always")
+def _group_stats_of(codes, group, distance, lo, hi, size, top, at, first):
+    """:func:`group_stats` over the layouts lo..hi-1."""
+    for i in range(lo, hi):
+        g = group[i]
+        size[g] += 1
+        if first[g] < 0 or codes[i] < codes[first[g]]:
+            first[g] = i
+        d = distance[i]
+        if d > top[g] or (d == top[g] and d >= 0 and codes[i] < codes[at[g]]):
+            top[g] = d
+            at[g] = i
+
+
+@njit(cache=True, parallel=True)
+def hardest_positions(codes, distance, offsets, hardest, cap, shares):
+    """Per piece set, its layouts at its hardest distance: their number and the `cap` smallest codes' positions
+    (in code order), as (index, set) pairs. Thread t takes its share of the piece sets (as in :func:`group_stats`)."""
     sets = hardest.shape[0]
-    taken = np.zeros(sets, dtype=np.int64)
     counts = np.zeros(sets, dtype=np.int64)
-    out = np.zeros((sets * cap, 2), dtype=np.int64)
+    kept = np.zeros(sets, dtype=np.int64)
+    picks = np.zeros((sets, cap), dtype=np.int64)
+    order, starts = shares
+    for t in prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            _hardest_of(codes, distance, offsets, hardest, cap, order[q], counts, kept, picks)
+    out = np.zeros((kept.sum(), 2), dtype=np.int64)
     used = 0
-    for i in range(group.shape[0]):
-        s = set_of_group[group[i]]
-        if distance[i] >= 0 and distance[i] == hardest[s]:
-            counts[s] += 1
-            if taken[s] < cap:
-                out[used, 0] = i
-                out[used, 1] = s
-                used += 1
-                taken[s] += 1
-    return out[:used], counts
+    for s in range(sets):
+        for k in range(kept[s]):
+            out[used, 0] = picks[s, k]
+            out[used, 1] = s
+            used += 1
+    return out, counts
+
+
+@njit(cache=True, inline="always")
+def _hardest_of(codes, distance, offsets, hardest, cap, s, counts, kept, picks):
+    """:func:`hardest_positions` for piece set `s`: keeps the `cap` smallest codes, in order."""
+    if hardest[s] < 0:
+        return
+    for i in range(offsets[s], offsets[s + 1]):
+        if distance[i] != hardest[s]:
+            continue
+        counts[s] += 1
+        k = kept[s]
+        if k == cap and codes[i] >= codes[picks[s, k - 1]]:
+            continue
+        if k < cap:
+            kept[s] += 1
+        else:
+            k -= 1
+        while k > 0 and codes[picks[s, k - 1]] > codes[i]:
+            picks[s, k] = picks[s, k - 1]
+            k -= 1
+        picks[s, k] = i
+
+
+@njit(cache=True, parallel=True)
+def smallest_codes(codes, group, offsets, first_group, shares):
+    """The smallest code of every group while groups are still numbered per set (``first_group[set] + local``);
+    thread t takes its share of the piece sets (as in :func:`group_stats`)."""
+    smallest = np.zeros(first_group[-1], np.uint64)
+    seen = np.zeros(first_group[-1], np.bool_)
+    order, starts = shares
+    for t in prange(starts.shape[0] - 1):
+        for q in range(starts[t], starts[t + 1]):
+            s = order[q]
+            for i in range(offsets[s], offsets[s + 1]):
+                g = first_group[s] + group[i]
+                if not seen[g] or codes[i] < smallest[g]:
+                    smallest[g] = codes[i]
+                    seen[g] = True
+    return smallest
 
 
 @njit(cache=True)
@@ -611,20 +456,3 @@ def mirror_code(code, w, h):
         for c in range(w - 1, -1, -1):
             out = (out << np.uint64(3)) | ((code >> np.uint64(3 * (n - 1 - (r * w + c)))) & SEVEN)
     return out
-
-
-@njit(cache=True, parallel=True)
-def mirror_figures(codes, w, h, counts, sets, offsets, set_of_group, group, first):
-    """(layouts equal to their mirror image, groups that contain the mirror image of their layouts)."""
-    symmetric = 0
-    for i in prange(codes.shape[0]):
-        if mirror_code(codes[i], w, h) == codes[i]:
-            symmetric += 1
-    symmetric_groups = 0
-    for g in range(first.shape[0]):
-        s = set_of_group[g]
-        mirrored = mirror_code(codes[first[g]], w, h)
-        j = offsets[s] + rank(mirrored, w, h, counts, sets[s, 0], sets[s, 1], sets[s, 2])
-        if group[j] == g:
-            symmetric_groups += 1
-    return symmetric, symmetric_groups
