@@ -167,7 +167,8 @@ class Universe:
         if not path.exists():
             universe(self.width, self.height, cache_dir=path.parent, progress=False, recompute=True,
                      min_empty=self.min_empty)  # fmt: skip
-        return np.load(path, mmap_mode="r")
+        mapped: np.ndarray = np.load(path, mmap_mode="r")
+        return mapped
 
     def summary(self, *, groups: bool = False) -> dict[str, Any]:
         """A JSON-ready dict (without the per-group table and the set offsets unless `groups`)."""
@@ -411,7 +412,7 @@ def summarise(arrays: Arrays, width: int, height: int, seconds: float) -> Univer
 
     shares = us.share_out(np.diff(arrays.offsets), numba.get_num_threads())
     size, top, at, first = uk.group_stats(codes, group, distance, groups, arrays.offsets, shares)
-    order = [tuple(int(x) for x in row) for row in arrays.sets]
+    order = [(int(h), int(v), int(s)) for h, v, s in arrays.sets]
     set_of_group = np.zeros(groups, dtype=np.int64)
     set_of_group[group[first]] = np.searchsorted(arrays.offsets, first, side="right") - 1
     hardest = np.full(len(order), -1, dtype=np.int64)
