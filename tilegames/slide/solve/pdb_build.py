@@ -10,15 +10,16 @@ from __future__ import annotations
 import contextlib
 import math
 import mmap
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from tilegames.slide.solve import pdb_kernels, pdb_layers
 
-_CHUNK = 1 << 22  # placements scanned between progress updates
 _BUDGET = 2_000_000
-_BLOCK = 1 << 22  # late regions per block (32 MB): lists grow and shrink by whole blocks
+_LATE = 1 << 18  # late regions per task between collections (2 MB each)
 
 
 class Progress(Protocol):
@@ -39,6 +40,39 @@ def _anonymous(size: int) -> tuple[mmap.mmap, np.ndarray]:
     return buf, np.frombuffer(buf, np.uint8)[:size]
 
 
+@dataclass(frozen=True)
+class _Pass:
+    """One race-free pass of a layer: the moves of tiles[0]..tiles[1]−1, one task per block of
+    placements (runs of `length` ranks from `starts[t]`); `key(ranks)` is the task of a rank."""
+
+    tiles: np.ndarray
+    starts: np.ndarray
+    length: int
+    key: Callable[[np.ndarray], np.ndarray]
+
+
+def _passes(k: int, n: int, factors: np.ndarray) -> list[_Pass]:
+    """Tiles 1.. by blocks of tile 0's cell, then tile 0 by blocks of tile 1's cell (see pdb_layers)."""
+    if k == 1:
+        whole = np.zeros((1, 1), np.int64)
+        return [_Pass(np.array([0, 1]), whole, n, lambda r: np.zeros_like(r))]
+    f0, f1 = int(factors[0]), int(factors[1])
+    by_first = np.arange(n, dtype=np.int64)[:, None] * f0
+    by_second = np.array(
+        [[c0 * f0 + (c1 - (c1 > c0)) * f1 for c0 in range(n) if c0 != c1] for c1 in range(n)],
+        np.int64,
+    )
+
+    def second(ranks: np.ndarray) -> np.ndarray:
+        c0, d1 = ranks // f0, (ranks // f1) % (n - 1)
+        return d1 + (d1 >= c0)
+
+    return [
+        _Pass(np.array([1, k]), by_first, f0, lambda r: r // f0),
+        _Pass(np.array([0, 1]), by_second, f1, second),
+    ]
+
+
 def layered_table(
     labels: np.ndarray,
     width: int,
@@ -48,10 +82,12 @@ def layered_table(
     nbr: np.ndarray,
     progress: Progress | None = None,
 ) -> np.ndarray:
-    """The uint8 table of the pattern `labels` (goal cells), by a breadth-first search in layers."""
+    """The uint8 table of the pattern `labels` (goal cells), by a breadth-first search in layers,
+    on all of numba's threads (`NUMBA_NUM_THREADS`); the same bytes whatever the thread count."""
     k, n = labels.shape[0], width * height
+    _mask_bytes(n)
     total = math.perm(n, k)
-    mb = _mask_bytes(n)
+    mb = -(-(n - k) // 8)  # the blank's regions as bits over the free cells
     size = mb + 1
     buf, flat = _anonymous(total * size)
     rec = flat.reshape(total, size)
@@ -59,46 +95,56 @@ def layered_table(
     geom = pdb_layers.geometry(width, height)
     pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
     args = (k, n, factors, nbr, geom, mb)
+    passes = _passes(k, n, factors)
+    late = np.empty((max(p.starts.shape[0] for p in passes), _LATE), np.int64)
     filled, depth = 1, 0
-    todo: list[tuple[np.ndarray, int]] = []  # late regions to expand with this layer, in blocks
+    todo = np.zeros(0, np.int64)  # late regions to expand with this layer
     while True:
         if depth >= 254:
             raise RuntimeError("pattern database deeper than 254 moves")
-        late: list[tuple[np.ndarray, int]] = []
-        block, used = np.empty(_BLOCK, np.int64), 0
+        found: list[np.ndarray] = []
+
+        def drain(run: Callable[[np.ndarray, np.ndarray], int], ends: np.ndarray) -> int:
+            """Run a parallel kernel until every task is done, collecting its late regions."""
+            off, got = np.zeros(len(ends), np.int64), 0
+            while True:
+                nlate = np.zeros(len(ends), np.int64)
+                got += run(off, nlate)
+                found.extend(late[t, : nlate[t]].copy() for t in np.flatnonzero(nlate))
+                if (off >= ends).all():
+                    return got
+
         new = 0
-        # The late regions of the last layer first, each block dropped once expanded.
-        while todo:
-            entries, count = todo.pop(0)
-            done = 0
-            while done < count:
-                step, got, used = pdb_layers.layers_late(
-                    rec, entries[done:], count - done, depth, *args, block, used
+        for p in passes:
+            tasks = p.starts.shape[0]
+            if todo.size:  # the late regions of the last layer first
+                keys = p.key(todo >> 7)
+                order = np.argsort(keys, kind="stable")
+                entries = todo[order]
+                bounds = np.searchsorted(keys[order], np.arange(tasks + 1)).astype(np.int64)
+                bounds[-1] = len(entries)
+                new += drain(
+                    lambda off, nlate, e=entries, b=bounds, p=p: pdb_layers.layers_late(
+                        rec, e, b, off, depth, p.tiles, *args, late, nlate
+                    ),
+                    np.diff(bounds),
                 )
-                done += step
-                new += got
-                if done < count:
-                    late.append((block, used))
-                    block, used = np.empty(_BLOCK, np.int64), 0
-            del entries
-        pos = 0
-        while pos < total:
-            stop = min(total, pos + _CHUNK)
-            while pos < stop:
-                pos, got, used = pdb_layers.layers_scan(rec, pos, stop, depth, *args, block, used)
-                new += got
-                if pos < stop:
-                    late.append((block, used))
-                    block, used = np.empty(_BLOCK, np.int64), 0
+                del entries, order, keys
+            new += drain(
+                lambda off, nlate, p=p: pdb_layers.layers_scan(
+                    rec, p.starts, p.length, off, depth, p.tiles, *args, late, nlate
+                ),
+                np.full(tasks, p.starts.shape[1] * p.length, np.int64),
+            )
             if progress:
                 progress.update(filled + new)
-        late.append((block, used))
-        for entries, count in late:
-            pdb_layers.layers_merge(rec, entries, count, k, n, factors, geom, mb)
+        for entries in found:
+            pdb_layers.layers_merge(rec, entries, len(entries), k, n, factors, geom, mb)
         filled += new
-        if new == 0 and not any(count for _, count in late):
+        if new == 0 and not found:
             break
-        todo = [(entries, count) for entries, count in late if count]
+        todo = np.concatenate(found) if found else np.zeros(0, np.int64)
+        del found
         depth += 1
     if filled != total:
         raise RuntimeError(f"pattern database incomplete: {filled} of {total} placements")
