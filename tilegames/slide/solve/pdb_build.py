@@ -8,12 +8,14 @@ the reference it must match byte for byte (tests, `bench.slide_pdb_build --compa
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import mmap
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+import numba
 import numpy as np
 
 from tilegames.slide.solve import pdb_kernels, pdb_layers
@@ -40,37 +42,45 @@ def _anonymous(size: int) -> tuple[mmap.mmap, np.ndarray]:
     return buf, np.frombuffer(buf, np.uint8)[:size]
 
 
+_PREFIX = 4  # leading tiles fixed per run: a run of the 8-tile 4×4 table is 23 KB, a block 300 KB
+
+
 @dataclass(frozen=True)
 class _Pass:
     """One race-free pass of a layer: the moves of tiles[0]..tiles[1]−1, one task per block of
-    placements (runs of `length` ranks from `starts[t]`); `key(ranks)` is the task of a rank."""
+    runs (`starts[t]`, runs of `length` ranks); `task_of_run[run]` is the task of a run."""
 
     tiles: np.ndarray
     starts: np.ndarray
     length: int
-    key: Callable[[np.ndarray], np.ndarray]
+    task_of_run: np.ndarray
 
 
-def _passes(k: int, n: int, factors: np.ndarray) -> list[_Pass]:
-    """Tiles 1.. by blocks of tile 0's cell, then tile 0 by blocks of tile 1's cell (see pdb_layers)."""
-    if k == 1:
-        whole = np.zeros((1, 1), np.int64)
-        return [_Pass(np.array([0, 1]), whole, n, lambda r: np.zeros_like(r))]
-    f0, f1 = int(factors[0]), int(factors[1])
-    by_first = np.arange(n, dtype=np.int64)[:, None] * f0
-    by_second = np.array(
-        [[c0 * f0 + (c1 - (c1 > c0)) * f1 for c0 in range(n) if c0 != c1] for c1 in range(n)],
-        np.int64,
-    )
+def _passes(k: int, n: int, factors: np.ndarray) -> tuple[int, list[_Pass]]:
+    """The passes of every layer, and the number p of leading tiles fixed in a run.
 
-    def second(ranks: np.ndarray) -> np.ndarray:
-        c0, d1 = ranks // f0, (ranks // f1) % (n - 1)
-        return d1 + (d1 >= c0)
-
-    return [
-        _Pass(np.array([1, k]), by_first, f0, lambda r: r // f0),
-        _Pass(np.array([0, 1]), by_second, f1, second),
-    ]
+    A run holds the placements with the same cells for tiles 0..p−1 (consecutive ranks). The first
+    pass moves tiles p..k−1, which keeps a placement in its run: one task per run. Then one pass per
+    leading tile i, which keeps the other leading tiles' cells: one task per choice of those, over
+    the n − p + 1 runs that differ in tile i's cell. Every task writes only records of its own
+    block, a few hundred KB (cache-friendly), and there are thousands of tasks to share out.
+    """
+    p = min(_PREFIX, k - 1)
+    length = math.perm(n - p, k - p)
+    runs = math.perm(n, p)
+    prefixes = np.array(list(itertools.permutations(range(n), p)), np.int64).reshape(runs, p)
+    passes = [
+        _Pass(np.array([p, k]), (np.arange(runs, dtype=np.int64) * length)[:, None], length,
+              np.arange(runs, dtype=np.int64))
+    ]  # fmt: skip
+    for i in range(p):
+        others = np.delete(prefixes, i, axis=1)
+        _, task = np.unique(others, axis=0, return_inverse=True)
+        task = task.reshape(-1)
+        order = np.lexsort((prefixes[:, i], task))  # runs by task, then by tile i's cell
+        starts = (order * length).reshape(-1, n - p + 1)
+        passes.append(_Pass(np.array([i, i + 1]), starts.astype(np.int64), length, task))
+    return p, passes
 
 
 def layered_table(
@@ -93,10 +103,14 @@ def layered_table(
     rec = flat.reshape(total, size)
     rec[:, mb] = 255
     geom = pdb_layers.geometry(width, height)
-    pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
+    r0 = pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
+    p, passes = _passes(k, n, factors)
+    length = passes[0].length
+    suffix = pdb_layers.suffix_table(k - p, n - p, factors[p:], length)
+    flags = np.zeros((2, total // length), np.uint8)  # runs with a record at depth d, at d + 1
+    flags[0, r0 // length] = 1
     args = (k, n, factors, nbr, geom, mb)
-    passes = _passes(k, n, factors)
-    late = np.empty((max(p.starts.shape[0] for p in passes), _LATE), np.int64)
+    late = np.empty((numba.get_num_threads(), _LATE), np.int64)
     filled, depth = 1, 0
     todo = np.zeros(0, np.int64)  # late regions to expand with this layer
     while True:
@@ -108,43 +122,48 @@ def layered_table(
             """Run a parallel kernel until every task is done, collecting its late regions."""
             off, got = np.zeros(len(ends), np.int64), 0
             while True:
-                nlate = np.zeros(len(ends), np.int64)
+                nlate = np.zeros(late.shape[0], np.int64)
                 got += run(off, nlate)
-                found.extend(late[t, : nlate[t]].copy() for t in np.flatnonzero(nlate))
+                found.extend(late[w, : nlate[w]].copy() for w in np.flatnonzero(nlate))
                 if (off >= ends).all():
                     return got
 
         new = 0
-        for p in passes:
-            tasks = p.starts.shape[0]
+        for ps in passes:
+            tasks = ps.starts.shape[0]
             if todo.size:  # the late regions of the last layer first
-                keys = p.key(todo >> 7)
+                keys = ps.task_of_run[(todo >> 7) // length]
                 order = np.argsort(keys, kind="stable")
                 entries = todo[order]
                 bounds = np.searchsorted(keys[order], np.arange(tasks + 1)).astype(np.int64)
                 bounds[-1] = len(entries)
                 new += drain(
-                    lambda off, nlate, e=entries, b=bounds, p=p: pdb_layers.layers_late(
-                        rec, e, b, off, depth, p.tiles, *args, late, nlate
+                    lambda off, nlate, e=entries, b=bounds, ps=ps: pdb_layers.layers_late(
+                        rec, e, b, off, depth, ps.tiles, *args, flags, length, late, nlate
                     ),
                     np.diff(bounds),
                 )
                 del entries, order, keys
             new += drain(
-                lambda off, nlate, p=p: pdb_layers.layers_scan(
-                    rec, p.starts, p.length, off, depth, p.tiles, *args, late, nlate
-                ),
-                np.full(tasks, p.starts.shape[1] * p.length, np.int64),
+                lambda off, nlate, ps=ps: pdb_layers.layers_scan(
+                    rec, ps.starts, length, off, depth, ps.tiles, p, suffix, *args, flags,
+                    late, nlate,
+                ),  # fmt: skip
+                np.full(tasks, ps.starts.shape[1] * length, np.int64),
             )
             if progress:
                 progress.update(filled + new)
-        for entries in found:
-            pdb_layers.layers_merge(rec, entries, len(entries), k, n, factors, geom, mb)
-        filled += new
-        if new == 0 and not found:
-            break
-        todo = np.concatenate(found) if found else np.zeros(0, np.int64)
+        if found:
+            todo = np.concatenate(found)
+            pdb_layers.layers_merge(rec, todo, len(todo), k, n, factors, geom, mb)
+        else:
+            todo = np.zeros(0, np.int64)
         del found
+        filled += new
+        if new == 0 and not todo.size:
+            break
+        flags[0] = flags[1]
+        flags[1] = 0
         depth += 1
     if filled != total:
         raise RuntimeError(f"pattern database incomplete: {filled} of {total} placements")

@@ -163,12 +163,17 @@ def layers_init(rec, labels, k, n, b, factors, geom, mb):
     r = rank_cells(cells, k, n, factors)
     _or_mask(rec, r, mb, pack(_flood(b, occupied, geom), occupied, n))
     rec[r, mb] = 0
+    return r
 
 
 @njit(cache=True)
-def _expand(rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb, scratch, late, nlate):
+def _expand(
+    rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb, scratch, late, nlate,
+    flags, length,
+):  # fmt: skip
     """Successors of placement `cells` (rank `r`) with the blank anywhere in `mask`, by moves of the
-    tiles `tiles[0]..tiles[1]−1`. Returns (placements newly reached, entries now in `late`)."""
+    tiles `tiles[0]..tiles[1]−1` (flagging in flags[1] the runs of `length` ranks that get a newly
+    reached placement). Returns (placements newly reached, entries now in `late`)."""
     one = np.uint64(1)
     occupied = _occupied(cells, k)
     # The successors' ranks first, then one read of each record: the cache misses overlap.
@@ -198,6 +203,7 @@ def _expand(rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb, scr
         seen = rec[r2, mb]
         if seen == _UNSEEN:
             rec[r2, mb] = nxt
+            flags[1, r2 // length] = 1  # the run is in this task's block: no race
             filled += 1
             _or_mask(rec, r2, mb, region)
         elif seen == nxt:
@@ -213,82 +219,130 @@ def _expand(rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb, scr
     return filled, nlate
 
 
-@njit(cache=True, parallel=True)
-def layers_scan(rec, starts, length, off, depth, tiles, k, n, factors, nbr, geom, mb, late, nlate):
-    """Expand, in parallel over the tasks, the placements first reached at `depth`, by moves of
-    `tiles`. Task t scans the ranks starts[t, j] .. starts[t, j] + length − 1 for each j, from its
-    offset `off[t]`; its late regions go to late[t] (from nlate[t]). A task stops early, before a
-    placement whose successors might not fit: `off` and `nlate` say where each task got to.
+@njit(cache=True)
+def suffix_table(s, m, factors, rows):
+    """For each of the `rows` ranks of `s` tiles on `m` cells: the cells, as indices among the m
+    (the tail of a placement's cells within a run of fixed leading tiles, without divisions)."""
+    out = np.empty((rows, max(s, 1)), np.uint8)
+    cells = np.empty(max(s, 1), np.int64)
+    for r in range(out.shape[0]):
+        _unrank_cells(r, s, m, factors, cells)
+        for i in range(s):
+            out[r, i] = cells[i]
+    return out
 
-    Returns the number of placements newly reached.
+
+@njit(cache=True)
+def _run_cells(start, p, n, k, factors, cells, free):
+    """The leading p cells of the placements in the run starting at rank `start`, and the free cells
+    left for the others (in cell order)."""
+    _unrank_cells(start, k, n, factors, cells)
+    used = np.uint64(0)
+    for i in range(p):
+        used |= np.uint64(1) << np.uint64(cells[i])
+    m = 0
+    for c in range(n):
+        if not (used >> np.uint64(c)) & np.uint64(1):
+            free[m] = c
+            m += 1
+
+
+@njit(cache=True, parallel=True)
+def layers_scan(
+    rec, starts, length, off, depth, tiles, p, suffix, k, n, factors, nbr, geom, mb,
+    flags, late, nlate,
+):  # fmt: skip
+    """Expand, in parallel over the tasks, the placements first reached at `depth`, by moves of
+    `tiles`. Task t scans the runs of ranks starts[t, j] .. starts[t, j] + length − 1 (the leading
+    p tiles fixed in each run) from its offset `off[t]`, skipping runs whose flags[0, run] says no
+    record there is at `depth`. Worker w (one per row of `late`) does the tasks t ≡ w; its late
+    regions go to late[w] (from nlate[w]); it stops early, before a placement whose successors might
+    not fit: `off` and `nlate` say where each got to. flags[1, run] is set for the runs where a
+    placement is newly reached. Returns the number of placements newly reached.
     """
     ntasks, nruns = starts.shape
-    filled = np.zeros(ntasks, np.int64)
+    workers = late.shape[0]
+    filled = np.zeros(workers, np.int64)
     d8 = np.uint8(depth)
     cap = late.shape[1] - 4 * k
-    for t in prange(ntasks):
+    end = nruns * length
+    for w in prange(workers):
         cells = np.empty(k, np.int64)
+        free = np.empty(n, np.int64)
         scratch = np.zeros((MAX_MOVES, 4), np.int64)
-        o = off[t]
-        nl = nlate[t]
+        nl = nlate[w]
         got = 0
         full = False
-        for j in range(o // length, nruns):
-            base = starts[t, j]
-            for r in range(base + o - j * length, base + length):
-                if rec[r, mb] == d8:
+        for t in range(w, ntasks, workers):
+            o = off[t]
+            for j in range(o // length, nruns):
+                base = starts[t, j]
+                if flags[0, base // length] == 0:
+                    o = (j + 1) * length
+                    continue
+                _run_cells(base, p, n, k, factors, cells, free)
+                for r in range(base + o - j * length, base + length):
+                    if rec[r, mb] != d8:
+                        continue
                     if nl > cap:
                         full = True
                         o = j * length + (r - base)
                         break
-                    _unrank_cells(r, k, n, factors, cells)
+                    local = r - base
+                    for i in range(p, k):
+                        cells[i] = free[suffix[local, i - p]]
                     occupied = _occupied(cells, k)
                     mask = unpack(read_mask(rec, r, mb), occupied, n)
                     f, nl = _expand(
                         rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb,
-                        scratch, late[t], nl,
+                        scratch, late[w], nl, flags, length,
                     )  # fmt: skip
                     got += f
+                if full:
+                    break
+                o = (j + 1) * length
+            off[t] = o
             if full:
                 break
-            o = (j + 1) * length
-        off[t] = o
-        nlate[t] = nl
-        filled[t] = got
+        nlate[w] = nl
+        filled[w] = got
     return filled.sum()
 
 
 @njit(cache=True, parallel=True)
-def layers_late(rec, todo, bounds, off, depth, tiles, k, n, factors, nbr, geom, mb, late, nlate):
+def layers_late(
+    rec, todo, bounds, off, depth, tiles, k, n, factors, nbr, geom, mb, flags, length, late, nlate
+):  # fmt: skip
     """Expand the late regions todo[bounds[t]:bounds[t + 1]] (rank << 7 | deferred << 6 | a cell of
-    the region) at `depth`, one task per t, from offset off[t], like `layers_scan`.
-
-    Returns the number of placements newly reached.
+    the region) at `depth`, task t from offset off[t], worker w doing the tasks t ≡ w, like
+    `layers_scan`. Returns the number of placements newly reached.
     """
     ntasks = bounds.shape[0] - 1
-    filled = np.zeros(ntasks, np.int64)
+    workers = late.shape[0]
+    filled = np.zeros(workers, np.int64)
     cap = late.shape[1] - 4 * k
-    for t in prange(ntasks):
+    for w in prange(workers):
         cells = np.empty(k, np.int64)
         scratch = np.zeros((MAX_MOVES, 4), np.int64)
-        nl = nlate[t]
+        nl = nlate[w]
         got = 0
-        j = bounds[t] + off[t]
-        while j < bounds[t + 1]:
+        for t in range(w, ntasks, workers):
+            j = bounds[t] + off[t]
+            while j < bounds[t + 1] and nl <= cap:
+                r = todo[j] >> 7
+                _unrank_cells(r, k, n, factors, cells)
+                region = _flood(todo[j] & 63, _occupied(cells, k), geom)
+                f, nl = _expand(
+                    rec, r, cells, region, depth, tiles, k, n, factors, nbr, geom, mb,
+                    scratch, late[w], nl, flags, length,
+                )  # fmt: skip
+                got += f
+                j += 1
+            off[t] = j - bounds[t]
             if nl > cap:
                 break
-            r = todo[j] >> 7
-            _unrank_cells(r, k, n, factors, cells)
-            region = _flood(todo[j] & 63, _occupied(cells, k), geom)
-            f, nl = _expand(
-                rec, r, cells, region, depth, tiles, k, n, factors, nbr, geom, mb,
-                scratch, late[t], nl,
-            )  # fmt: skip
-            got += f
-            j += 1
-        off[t] = j - bounds[t]
-        nlate[t] = nl
-        filled[t] = got
+        nlate[w] = nl
+        filled[w] = got
     return filled.sum()
 
 
