@@ -8,7 +8,6 @@ the reference it must match byte for byte (tests, `bench.slide_pdb_build --compa
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 import mmap
 from collections.abc import Callable
@@ -42,45 +41,29 @@ def _anonymous(size: int) -> tuple[mmap.mmap, np.ndarray]:
     return buf, np.frombuffer(buf, np.uint8)[:size]
 
 
-_PREFIX = 4  # leading tiles fixed per run: a run of the 8-tile 4×4 table is 23 KB, a block 300 KB
-
-
 @dataclass(frozen=True)
 class _Pass:
     """One race-free pass of a layer: the moves of tiles[0]..tiles[1]−1, one task per block of
-    runs (`starts[t]`, runs of `length` ranks); `task_of_run[run]` is the task of a run."""
+    placements (runs of `length` ranks from `starts[t]`); `key` names the task of a rank for
+    `pdb_layers.task_of`."""
 
     tiles: np.ndarray
     starts: np.ndarray
     length: int
-    task_of_run: np.ndarray
+    key: int
 
 
-def _passes(k: int, n: int, factors: np.ndarray) -> tuple[int, list[_Pass]]:
-    """The passes of every layer, and the number p of leading tiles fixed in a run.
-
-    A run holds the placements with the same cells for tiles 0..p−1 (consecutive ranks). The first
-    pass moves tiles p..k−1, which keeps a placement in its run: one task per run. Then one pass per
-    leading tile i, which keeps the other leading tiles' cells: one task per choice of those, over
-    the n − p + 1 runs that differ in tile i's cell. Every task writes only records of its own
-    block, a few hundred KB (cache-friendly), and there are thousands of tasks to share out.
-    """
-    p = min(_PREFIX, k - 1)
-    length = math.perm(n - p, k - p)
-    runs = math.perm(n, p)
-    prefixes = np.array(list(itertools.permutations(range(n), p)), np.int64).reshape(runs, p)
-    passes = [
-        _Pass(np.array([p, k]), (np.arange(runs, dtype=np.int64) * length)[:, None], length,
-              np.arange(runs, dtype=np.int64))
-    ]  # fmt: skip
-    for i in range(p):
-        others = np.delete(prefixes, i, axis=1)
-        _, task = np.unique(others, axis=0, return_inverse=True)
-        task = task.reshape(-1)
-        order = np.lexsort((prefixes[:, i], task))  # runs by task, then by tile i's cell
-        starts = (order * length).reshape(-1, n - p + 1)
-        passes.append(_Pass(np.array([i, i + 1]), starts.astype(np.int64), length, task))
-    return p, passes
+def _passes(k: int, n: int, factors: np.ndarray) -> list[_Pass]:
+    """Tiles 1.. by blocks of tile 0's cell, then tile 0 by blocks of tile 1's cell (see pdb_layers)."""
+    if k == 1:
+        return [_Pass(np.array([0, 1]), np.zeros((1, 1), np.int64), n, 2)]
+    f0, f1 = int(factors[0]), int(factors[1])
+    by_first = np.arange(n, dtype=np.int64)[:, None] * f0
+    by_second = np.array(
+        [[c0 * f0 + (c1 - (c1 > c0)) * f1 for c0 in range(n) if c0 != c1] for c1 in range(n)],
+        np.int64,
+    )
+    return [_Pass(np.array([1, k]), by_first, f0, 0), _Pass(np.array([0, 1]), by_second, f1, 1)]
 
 
 def layered_table(
@@ -103,67 +86,45 @@ def layered_table(
     rec = flat.reshape(total, size)
     rec[:, mb] = 255
     geom = pdb_layers.geometry(width, height)
-    r0 = pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
-    p, passes = _passes(k, n, factors)
-    length = passes[0].length
-    suffix = pdb_layers.suffix_table(k - p, n - p, factors[p:], length)
-    flags = np.zeros((2, total // length), np.uint8)  # runs with a record at depth d, at d + 1
-    flags[0, r0 // length] = 1
+    pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
     args = (k, n, factors, nbr, geom, mb)
-    late = np.empty((numba.get_num_threads(), _LATE), np.int64)
+    passes = _passes(k, n, factors)
+    workers = numba.get_num_threads()
+    late = np.empty((max(workers, n), _LATE), np.int64)
     filled, depth = 1, 0
-    todo = np.zeros(0, np.int64)  # late regions to expand with this layer
+    todo: list[np.ndarray] = []  # late regions to expand with this layer
     while True:
         if depth >= 254:
             raise RuntimeError("pattern database deeper than 254 moves")
         found: list[np.ndarray] = []
-
-        def drain(run: Callable[[np.ndarray, np.ndarray], int], ends: np.ndarray) -> int:
-            """Run a parallel kernel until every task is done, collecting its late regions."""
-            off, got = np.zeros(len(ends), np.int64), 0
-            while True:
-                nlate = np.zeros(late.shape[0], np.int64)
-                got += run(off, nlate)
-                found.extend(late[w, : nlate[w]].copy() for w in np.flatnonzero(nlate))
-                if (off >= ends).all():
-                    return got
-
         new = 0
         for ps in passes:
-            tasks = ps.starts.shape[0]
-            if todo.size:  # the late regions of the last layer first
-                keys = ps.task_of_run[(todo >> 7) // length]
-                order = np.argsort(keys, kind="stable")
-                entries = todo[order]
-                bounds = np.searchsorted(keys[order], np.arange(tasks + 1)).astype(np.int64)
-                bounds[-1] = len(entries)
-                new += drain(
-                    lambda off, nlate, e=entries, b=bounds, ps=ps: pdb_layers.layers_late(
-                        rec, e, b, off, depth, ps.tiles, *args, flags, length, late, nlate
+            for entries in todo:  # the late regions of the last layer first
+                new += _drain(
+                    lambda off, nlate, e=entries, ps=ps, d=depth: pdb_layers.layers_late(
+                        rec, e, len(e), ps.key, off, d, ps.tiles, *args, late[:workers], nlate
                     ),
-                    np.diff(bounds),
+                    np.full(workers, len(entries), np.int64),
+                    late,
+                    found,
                 )
-                del entries, order, keys
-            new += drain(
-                lambda off, nlate, ps=ps: pdb_layers.layers_scan(
-                    rec, ps.starts, length, off, depth, ps.tiles, p, suffix, *args, flags,
-                    late, nlate,
-                ),  # fmt: skip
-                np.full(tasks, ps.starts.shape[1] * length, np.int64),
+            tasks = ps.starts.shape[0]
+            new += _drain(
+                lambda off, nlate, ps=ps, d=depth, t=tasks: pdb_layers.layers_scan(
+                    rec, ps.starts, ps.length, off, d, ps.tiles, *args, late[:t], nlate
+                ),
+                np.full(tasks, ps.starts.shape[1] * ps.length, np.int64),
+                late,
+                found,
             )
             if progress:
                 progress.update(filled + new)
-        if found:
-            todo = np.concatenate(found)
-            pdb_layers.layers_merge(rec, todo, len(todo), k, n, factors, geom, mb)
-        else:
-            todo = np.zeros(0, np.int64)
-        del found
+        for entries in found:
+            pdb_layers.layers_merge(rec, entries, len(entries), k, n, factors, geom, mb)
         filled += new
-        if new == 0 and not todo.size:
+        if new == 0 and not found:
             break
-        flags[0] = flags[1]
-        flags[1] = 0
+        todo = found
         depth += 1
     if filled != total:
         raise RuntimeError(f"pattern database incomplete: {filled} of {total} placements")
@@ -173,6 +134,24 @@ def layered_table(
         with contextlib.suppress(OSError):
             buf.madvise(mmap.MADV_DONTNEED, start, len(buf) - start)
     return flat[:total]
+
+
+def _drain(
+    run: Callable[[np.ndarray, np.ndarray], int],
+    ends: np.ndarray,
+    late: np.ndarray,
+    found: list[np.ndarray],
+) -> int:
+    """Run a parallel kernel (tasks handed out one at a time) until every task reaches its end,
+    moving the late regions it writes into `found`. Returns the placements newly reached."""
+    off, got = np.zeros(len(ends), np.int64), 0
+    while True:
+        nlate = np.zeros(len(ends), np.int64)
+        with numba.parallel_chunksize(1):
+            got += run(off, nlate)
+        found.extend(late[t, : nlate[t]].copy() for t in np.flatnonzero(nlate))
+        if (off >= ends).all():
+            return got
 
 
 def queue_table(

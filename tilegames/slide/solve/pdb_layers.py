@@ -163,17 +163,12 @@ def layers_init(rec, labels, k, n, b, factors, geom, mb):
     r = rank_cells(cells, k, n, factors)
     _or_mask(rec, r, mb, pack(_flood(b, occupied, geom), occupied, n))
     rec[r, mb] = 0
-    return r
 
 
 @njit(cache=True)
-def _expand(
-    rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb, scratch, late, nlate,
-    flags, length,
-):  # fmt: skip
+def _expand(rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb, scratch, late, nlate):
     """Successors of placement `cells` (rank `r`) with the blank anywhere in `mask`, by moves of the
-    tiles `tiles[0]..tiles[1]−1` (flagging in flags[1] the runs of `length` ranks that get a newly
-    reached placement). Returns (placements newly reached, entries now in `late`)."""
+    tiles `tiles[0]..tiles[1]−1`. Returns (placements newly reached, entries now in `late`)."""
     one = np.uint64(1)
     occupied = _occupied(cells, k)
     # The successors' ranks first, then one read of each record: the cache misses overlap.
@@ -203,7 +198,6 @@ def _expand(
         seen = rec[r2, mb]
         if seen == _UNSEEN:
             rec[r2, mb] = nxt
-            flags[1, r2 // length] = 1  # the run is in this task's block: no race
             filled += 1
             _or_mask(rec, r2, mb, region)
         elif seen == nxt:
@@ -219,105 +213,73 @@ def _expand(
     return filled, nlate
 
 
-@njit(cache=True)
-def suffix_table(s, m, factors, rows):
-    """For each of the `rows` ranks of `s` tiles on `m` cells: the cells, as indices among the m
-    (the tail of a placement's cells within a run of fixed leading tiles, without divisions)."""
-    out = np.empty((rows, max(s, 1)), np.uint8)
-    cells = np.empty(max(s, 1), np.int64)
-    for r in range(out.shape[0]):
-        _unrank_cells(r, s, m, factors, cells)
-        for i in range(s):
-            out[r, i] = cells[i]
-    return out
-
-
-@njit(cache=True)
-def _run_cells(start, p, n, k, factors, cells, free):
-    """The leading p cells of the placements in the run starting at rank `start`, and the free cells
-    left for the others (in cell order)."""
-    _unrank_cells(start, k, n, factors, cells)
-    used = np.uint64(0)
-    for i in range(p):
-        used |= np.uint64(1) << np.uint64(cells[i])
-    m = 0
-    for c in range(n):
-        if not (used >> np.uint64(c)) & np.uint64(1):
-            free[m] = c
-            m += 1
-
-
 @njit(cache=True, parallel=True)
-def layers_scan(
-    rec, starts, length, off, depth, tiles, p, suffix, k, n, factors, nbr, geom, mb,
-    flags, late, nlate,
-):  # fmt: skip
+def layers_scan(rec, starts, length, off, depth, tiles, k, n, factors, nbr, geom, mb, late, nlate):
     """Expand, in parallel over the tasks, the placements first reached at `depth`, by moves of
-    `tiles`. Task t scans the runs of ranks starts[t, j] .. starts[t, j] + length − 1 (the leading
-    p tiles fixed in each run) from its offset `off[t]`, skipping runs whose flags[0, run] says no
-    record there is at `depth`. Worker w (one per row of `late`) does the tasks t ≡ w; its late
-    regions go to late[w] (from nlate[w]); it stops early, before a placement whose successors might
-    not fit: `off` and `nlate` say where each got to. flags[1, run] is set for the runs where a
-    placement is newly reached. Returns the number of placements newly reached.
+    `tiles`. Task t scans the ranks starts[t, j] .. starts[t, j] + length − 1 for each j, from its
+    offset `off[t]`; its late regions go to late[t] (from nlate[t]). A task stops early, before a
+    placement whose successors might not fit: `off` and `nlate` say where each task got to.
+
+    Returns the number of placements newly reached.
     """
     ntasks, nruns = starts.shape
-    workers = late.shape[0]
-    filled = np.zeros(workers, np.int64)
+    filled = np.zeros(ntasks, np.int64)
     d8 = np.uint8(depth)
     cap = late.shape[1] - 4 * k
-    end = nruns * length
-    for w in prange(workers):
+    for t in prange(ntasks):
         cells = np.empty(k, np.int64)
-        free = np.empty(n, np.int64)
         scratch = np.zeros((MAX_MOVES, 4), np.int64)
-        nl = nlate[w]
+        o = off[t]
+        nl = nlate[t]
         got = 0
         full = False
-        for t in range(w, ntasks, workers):
-            o = off[t]
-            for j in range(o // length, nruns):
-                base = starts[t, j]
-                if flags[0, base // length] == 0:
-                    o = (j + 1) * length
-                    continue
-                _run_cells(base, p, n, k, factors, cells, free)
-                for r in range(base + o - j * length, base + length):
-                    if rec[r, mb] != d8:
-                        continue
+        for j in range(o // length, nruns):
+            base = starts[t, j]
+            for r in range(base + o - j * length, base + length):
+                if rec[r, mb] == d8:
                     if nl > cap:
                         full = True
                         o = j * length + (r - base)
                         break
-                    local = r - base
-                    for i in range(p, k):
-                        cells[i] = free[suffix[local, i - p]]
+                    _unrank_cells(r, k, n, factors, cells)
                     occupied = _occupied(cells, k)
                     mask = unpack(read_mask(rec, r, mb), occupied, n)
                     f, nl = _expand(
                         rec, r, cells, mask, depth, tiles, k, n, factors, nbr, geom, mb,
-                        scratch, late[w], nl, flags, length,
+                        scratch, late[t], nl,
                     )  # fmt: skip
                     got += f
-                if full:
-                    break
-                o = (j + 1) * length
-            off[t] = o
             if full:
                 break
-        nlate[w] = nl
-        filled[w] = got
+            o = (j + 1) * length
+        off[t] = o
+        nlate[t] = nl
+        filled[t] = got
     return filled.sum()
+
+
+@njit(cache=True)
+def task_of(r, key, n, factors):
+    """The task (block) of rank `r` in a pass: tile 0's cell (key 0), tile 1's cell (key 1), or the
+    one task of a single-tile pattern (key 2)."""
+    if key == 2:
+        return 0
+    c0 = r // factors[0]
+    if key == 0:
+        return c0
+    d1 = (r // factors[1]) % (n - 1)
+    return d1 + 1 if d1 >= c0 else d1
 
 
 @njit(cache=True, parallel=True)
 def layers_late(
-    rec, todo, bounds, off, depth, tiles, k, n, factors, nbr, geom, mb, flags, length, late, nlate
-):  # fmt: skip
-    """Expand the late regions todo[bounds[t]:bounds[t + 1]] (rank << 7 | deferred << 6 | a cell of
-    the region) at `depth`, task t from offset off[t], worker w doing the tasks t ≡ w, like
-    `layers_scan`. Returns the number of placements newly reached.
+    rec, todo, count, key, off, depth, tiles, k, n, factors, nbr, geom, mb, late, nlate
+):
+    """Expand the late regions todo[:count] (rank << 7 | deferred << 6 | a cell of the region) at
+    `depth`, in parallel without sorting them: worker w (one per row of `late`) scans them all from
+    off[w] and takes those whose task (`task_of`) is ≡ w, so each task's block has one writer.
+    Stops early like `layers_scan`. Returns the number of placements newly reached.
     """
-    ntasks = bounds.shape[0] - 1
     workers = late.shape[0]
     filled = np.zeros(workers, np.int64)
     cap = late.shape[1] - 4 * k
@@ -326,21 +288,19 @@ def layers_late(
         scratch = np.zeros((MAX_MOVES, 4), np.int64)
         nl = nlate[w]
         got = 0
-        for t in range(w, ntasks, workers):
-            j = bounds[t] + off[t]
-            while j < bounds[t + 1] and nl <= cap:
-                r = todo[j] >> 7
+        j = off[w]
+        while j < count and nl <= cap:
+            r = todo[j] >> 7
+            if task_of(r, key, n, factors) % workers == w:
                 _unrank_cells(r, k, n, factors, cells)
                 region = _flood(todo[j] & 63, _occupied(cells, k), geom)
                 f, nl = _expand(
                     rec, r, cells, region, depth, tiles, k, n, factors, nbr, geom, mb,
-                    scratch, late[w], nl, flags, length,
+                    scratch, late[w], nl,
                 )  # fmt: skip
                 got += f
-                j += 1
-            off[t] = j - bounds[t]
-            if nl > cap:
-                break
+            j += 1
+        off[w] = j
         nlate[w] = nl
         filled[w] = got
     return filled.sum()
