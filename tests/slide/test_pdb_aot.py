@@ -103,12 +103,13 @@ def test_a_time_limit_stops_both_at_the_same_node(cache, monkeypatch):
     """The extension's clock (CLOCK_MONOTONIC) is read at the same nodes as the JIT kernel's."""
     module = pdb_aot.load(cache)
     stopped = []
-    for seed in range(20):
-        board = random_board(3, 4, seed=seed)
+    for seed in range(5):
+        board = random_board(4, 4, seed=seed)
         aot, jit = both(
             module,
+            cache,
             board,
-            "3-3-3-2",
+            "4-4-4-3",
             refl=False,
             lc=False,
             weight=(1, 1),

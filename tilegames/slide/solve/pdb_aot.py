@@ -27,6 +27,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -85,7 +86,10 @@ def build(directory: Path) -> Path:
     """Compile the extension into `directory`/aot (atomically: built in a temporary directory, renamed
     into place). Needs numba and a C compiler; raises whatever fails."""
     from numba import types
-    from numba.pycc import CC
+
+    with warnings.catch_warnings():  # pending deprecation since numba 0.57, still shipped in 0.68
+        warnings.simplefilter("ignore")
+        from numba.pycc import CC
 
     from tilegames.slide.solve import pdb_kernels
 
