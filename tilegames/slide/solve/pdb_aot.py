@@ -17,6 +17,7 @@ No C compiler, another platform, `TILEGAMES_AOT=0` or any failure: the JIT kerne
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -41,16 +42,19 @@ _SOURCES = ("pdb_kernels.py", "kernels.py", "pdb_aot.py")
 _loaded: dict[Path, ModuleType | None] = {}  # per cache directory: the module, or None when absent
 
 
+@functools.cache
 def module_name() -> str:
-    """The extension's name: a hash of what it is compiled from, so a stale one is never loaded."""
-    digest = hashlib.sha256()
+    """The extension's name: a hash of what it is compiled from (the kernels' source; numba, llvmlite
+    and NumPy as installed, by their files' size and time; Python), so a stale one is never loaded."""
+    digest = hashlib.sha256(sys.version.encode())
     for name in _SOURCES:
         digest.update((_HERE / name).read_bytes())
-    from importlib.metadata import version
-
-    for package in ("numba", "numpy", "llvmlite"):
-        digest.update(version(package).encode())
-    digest.update(sys.version.encode())
+    for package in ("numba", "llvmlite", "numpy"):
+        spec = importlib.util.find_spec(package)  # finds without importing
+        origin = spec.origin if spec is not None else None
+        if origin is not None:
+            stat = os.stat(origin)
+            digest.update(f"{origin} {stat.st_size} {stat.st_mtime_ns}".encode())
     return f"tg_ida_pdb_{digest.hexdigest()[:16]}"
 
 

@@ -10,17 +10,15 @@ from __future__ import annotations
 import contextlib
 import math
 import mmap
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
-import numba
 import numpy as np
 
 from tilegames.slide.solve import pdb_kernels, pdb_layers
 
+_CHUNK = 1 << 22  # placements scanned between progress updates
 _BUDGET = 2_000_000
-_LATE = 1 << 18  # late regions per task between collections (2 MB each)
+_BLOCK = 1 << 22  # late regions per block (32 MB): lists grow and shrink by whole blocks
 
 
 class Progress(Protocol):
@@ -41,31 +39,6 @@ def _anonymous(size: int) -> tuple[mmap.mmap, np.ndarray]:
     return buf, np.frombuffer(buf, np.uint8)[:size]
 
 
-@dataclass(frozen=True)
-class _Pass:
-    """One race-free pass of a layer: the moves of tiles[0]..tiles[1]−1, one task per block of
-    placements (runs of `length` ranks from `starts[t]`); `key` names the task of a rank for
-    `pdb_layers.task_of`."""
-
-    tiles: np.ndarray
-    starts: np.ndarray
-    length: int
-    key: int
-
-
-def _passes(k: int, n: int, factors: np.ndarray) -> list[_Pass]:
-    """Tiles 1.. by blocks of tile 0's cell, then tile 0 by blocks of tile 1's cell (see pdb_layers)."""
-    if k == 1:
-        return [_Pass(np.array([0, 1]), np.zeros((1, 1), np.int64), n, 2)]
-    f0, f1 = int(factors[0]), int(factors[1])
-    by_first = np.arange(n, dtype=np.int64)[:, None] * f0
-    by_second = np.array(
-        [[c0 * f0 + (c1 - (c1 > c0)) * f1 for c0 in range(n) if c0 != c1] for c1 in range(n)],
-        np.int64,
-    )
-    return [_Pass(np.array([1, k]), by_first, f0, 0), _Pass(np.array([0, 1]), by_second, f1, 1)]
-
-
 def layered_table(
     labels: np.ndarray,
     width: int,
@@ -75,12 +48,10 @@ def layered_table(
     nbr: np.ndarray,
     progress: Progress | None = None,
 ) -> np.ndarray:
-    """The uint8 table of the pattern `labels` (goal cells), by a breadth-first search in layers,
-    on all of numba's threads (`NUMBA_NUM_THREADS`); the same bytes whatever the thread count."""
+    """The uint8 table of the pattern `labels` (goal cells), by a breadth-first search in layers."""
     k, n = labels.shape[0], width * height
-    _mask_bytes(n)
     total = math.perm(n, k)
-    mb = -(-(n - k) // 8)  # the blank's regions as bits over the free cells
+    mb = _mask_bytes(n)
     size = mb + 1
     buf, flat = _anonymous(total * size)
     rec = flat.reshape(total, size)
@@ -88,43 +59,46 @@ def layered_table(
     geom = pdb_layers.geometry(width, height)
     pdb_layers.layers_init(rec, labels, k, n, blank, factors, geom, mb)
     args = (k, n, factors, nbr, geom, mb)
-    passes = _passes(k, n, factors)
-    workers = numba.get_num_threads()
-    late = np.empty((max(workers, n), _LATE), np.int64)
     filled, depth = 1, 0
-    todo: list[np.ndarray] = []  # late regions to expand with this layer
+    todo: list[tuple[np.ndarray, int]] = []  # late regions to expand with this layer, in blocks
     while True:
         if depth >= 254:
             raise RuntimeError("pattern database deeper than 254 moves")
-        found: list[np.ndarray] = []
+        late: list[tuple[np.ndarray, int]] = []
+        block, used = np.empty(_BLOCK, np.int64), 0
         new = 0
-        for ps in passes:
-            for entries in todo:  # the late regions of the last layer first
-                new += _drain(
-                    lambda off, nlate, e=entries, ps=ps, d=depth: pdb_layers.layers_late(
-                        rec, e, len(e), ps.key, off, d, ps.tiles, *args, late[:workers], nlate
-                    ),
-                    np.full(workers, len(entries), np.int64),
-                    late,
-                    found,
+        # The late regions of the last layer first, each block dropped once expanded.
+        while todo:
+            entries, count = todo.pop(0)
+            done = 0
+            while done < count:
+                step, got, used = pdb_layers.layers_late(
+                    rec, entries[done:], count - done, depth, *args, block, used
                 )
-            tasks = ps.starts.shape[0]
-            new += _drain(
-                lambda off, nlate, ps=ps, d=depth, t=tasks: pdb_layers.layers_scan(
-                    rec, ps.starts, ps.length, off, d, ps.tiles, *args, late[:t], nlate
-                ),
-                np.full(tasks, ps.starts.shape[1] * ps.length, np.int64),
-                late,
-                found,
-            )
+                done += step
+                new += got
+                if done < count:
+                    late.append((block, used))
+                    block, used = np.empty(_BLOCK, np.int64), 0
+            del entries
+        pos = 0
+        while pos < total:
+            stop = min(total, pos + _CHUNK)
+            while pos < stop:
+                pos, got, used = pdb_layers.layers_scan(rec, pos, stop, depth, *args, block, used)
+                new += got
+                if pos < stop:
+                    late.append((block, used))
+                    block, used = np.empty(_BLOCK, np.int64), 0
             if progress:
                 progress.update(filled + new)
-        for entries in found:
-            pdb_layers.layers_merge(rec, entries, len(entries), k, n, factors, geom, mb)
+        late.append((block, used))
+        for entries, count in late:
+            pdb_layers.layers_merge(rec, entries, count, k, n, factors, geom, mb)
         filled += new
-        if new == 0 and not found:
+        if new == 0 and not any(count for _, count in late):
             break
-        todo = found
+        todo = [(entries, count) for entries, count in late if count]
         depth += 1
     if filled != total:
         raise RuntimeError(f"pattern database incomplete: {filled} of {total} placements")
@@ -134,24 +108,6 @@ def layered_table(
         with contextlib.suppress(OSError):
             buf.madvise(mmap.MADV_DONTNEED, start, len(buf) - start)
     return flat[:total]
-
-
-def _drain(
-    run: Callable[[np.ndarray, np.ndarray], int],
-    ends: np.ndarray,
-    late: np.ndarray,
-    found: list[np.ndarray],
-) -> int:
-    """Run a parallel kernel (tasks handed out one at a time) until every task reaches its end,
-    moving the late regions it writes into `found`. Returns the placements newly reached."""
-    off, got = np.zeros(len(ends), np.int64), 0
-    while True:
-        nlate = np.zeros(len(ends), np.int64)
-        with numba.parallel_chunksize(1):
-            got += run(off, nlate)
-        found.extend(late[t, : nlate[t]].copy() for t in np.flatnonzero(nlate))
-        if (off >= ends).all():
-            return got
 
 
 def queue_table(
