@@ -93,7 +93,7 @@ def build(directory: Path) -> Path:
 
     with warnings.catch_warnings():  # pending deprecation since numba 0.57, still shipped in 0.68
         warnings.simplefilter("ignore")
-        from numba.pycc import CC
+        from numba.pycc import CC  # type: ignore[attr-defined]
 
     from tilegames.slide.solve import pdb_kernels
 
@@ -101,19 +101,19 @@ def build(directory: Path) -> Path:
     target = _path(directory)
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        cc = CC(name)
+        cc = CC(name)  # type: ignore[no-untyped-call]
         cc.output_dir = tmp
         cc.verbose = False
         kernel = aot_kernel(pdb_kernels)
         i64, arr = types.int64, types.Array
         ro_u8 = arr(types.uint8, 1, "C", readonly=True)
         for groups in GROUPS:
-            signature = types.Tuple((i64, i64, i64))(
+            signature = types.Tuple((i64, i64, i64))(  # type: ignore[no-untyped-call]
                 arr(i64, 1, "C"), i64, i64, i64, arr(i64, 1, "C"), arr(i64, 2, "C"),
-                arr(i64, 1, "C"), arr(i64, 2, "C"), types.UniTuple(ro_u8, groups),
+                arr(i64, 1, "C"), arr(i64, 2, "C"), types.UniTuple(ro_u8, groups),  # type: ignore[no-untyped-call]
                 arr(i64, 1, "C"), types.boolean, i64, i64, i64, types.float64, arr(i64, 1, "C"),
             )  # fmt: skip
-            cc.export(f"ida_pdb_{groups}", signature)(kernel)
+            cc.export(f"ida_pdb_{groups}", signature)(kernel)  # type: ignore[no-untyped-call]
         cc.compile()
         built = next(Path(tmp).glob(f"{name}*{sysconfig.get_config_var('EXT_SUFFIX')}"))
         os.replace(built, target)
@@ -135,8 +135,8 @@ def aot_kernel(pdb_kernels: ModuleType) -> Any:
     @njit
     def monotonic() -> float:  # CLOCK_MONOTONIC = 1 on Linux, what time.perf_counter reads
         ts = np.zeros(2, np.int64)
-        clock_gettime(1, ts.ctypes.data)
-        return ts[0] + ts[1] * 1e-9
+        clock_gettime(1, ts.ctypes.data)  # type: ignore[call-overload]
+        return ts[0] + ts[1] * 1e-9  # type: ignore[no-any-return]
 
     source = pdb_kernels.ida_pdb.py_func
     namespace = dict(source.__globals__)
