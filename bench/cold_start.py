@@ -6,7 +6,9 @@ PYTHONPATH), so both see the same machine load; one untimed run of each first fi
 Reports min and median wall time per command and tree.
 
 Run: `.venv/bin/python -m bench.cold_start [--runs 7] [--baseline main]` (targets: ≤ 0.3 s for 横刀立马 and a
-3×3, ≤ 0.6 s for a Korf 15-puzzle with the 6-6-3 tables already cached).
+3×3, ≤ 0.6 s for a Korf 15-puzzle with the 6-6-3 tables already cached). The Korf solve uses the PDB IDA*
+kernel compiled ahead of time when it is in the cache (`python -m tilegames.slide.solve.pdb_aot DIR` first, or
+the untimed first run starts its build in the background: wait for `DIR/aot/*.so` before timing).
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 .venv/bin/python -m bench.slide_pdb_build [6-6-3|7-8|5-5-5-5-4] [--cache DIR] [--method layers|queue]
 .venv/bin/python -m bench.slide_pdb_build 7-8 --compare 1,2,3,4,5,6,7   # both builders, one pattern
+.venv/bin/python -m bench.slide_pdb_build 7-8 --cache DIR --reference OLD  # SHA-256 against OLD's files
 
 Prints each table's build time and SHA-256 (so two builders' files can be compared by hash) and the
 process's peak resident memory. Run one partition per process: the peak is per process.
@@ -13,6 +14,7 @@ import argparse
 import hashlib
 import resource
 import time
+from pathlib import Path
 
 from tilegames.slide.solve.pdb import PARTITIONS, PatternDatabase, cache_directory
 
@@ -36,6 +38,9 @@ def main() -> None:
     parser.add_argument("--cache", help="cache directory (default: the user's cache)")
     parser.add_argument("--method", default="layers", choices=["layers", "queue"])
     parser.add_argument("--compare", help="build this one pattern (cells, e.g. 1,2,3) both ways")
+    parser.add_argument(
+        "--reference", help="a cache directory with the same tables: compare each by SHA-256"
+    )
     args = parser.parse_args()
     size = 5 if args.partition in ("5-5-5-5-4", "6-6-6-6") else 4
     for method in ("layers", "queue"):  # compile the kernels outside the timing
@@ -67,13 +72,19 @@ def main() -> None:
         else:
             db, built, cpu = timed(size, cells, args.method)
         db.save(directory)
+        digest = hashlib.sha256(db.table).hexdigest()
+        if args.reference:
+            ref = PatternDatabase.load(size, size, 0, cells, Path(args.reference))
+            same = ref is not None and hashlib.sha256(ref.table).hexdigest() == digest
+            print(f"  against {args.reference}: {'IDENTICAL' if same else 'DIFFERENT'}", flush=True)
+            del ref
         total += built
         total_cpu += cpu
         print(
             f"{len(cells)} tiles {cells}: {db.entries:,} entries, built in {built:.1f} s "
             f"({cpu:.1f} s CPU), "
             f"mean {db.table.mean():.2f}, max {db.table.max()}, "
-            f"sha256 {hashlib.sha256(db.table).hexdigest()[:16]}, peak so far {peak_mb()} MB",
+            f"sha256 {digest[:16]}, peak so far {peak_mb()} MB",
             flush=True,
         )
         done.append(db)

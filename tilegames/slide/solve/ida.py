@@ -8,7 +8,7 @@ import time
 import numpy as np
 
 from tilegames.slide.board import Board
-from tilegames.slide.solve import kernels, pdb_kernels
+from tilegames.slide.solve import pdb_aot, status
 from tilegames.slide.solve.common import (
     Budget,
     Solution,
@@ -117,24 +117,26 @@ def ida_relabelled(
         cell_map, pdb, limits = load_tables(w, h, b, limits, partition, cache_dir=cache_dir)
         if cell_map is not None:
             state, b = transform_state(state, cell_map), 0
-        status, length, nodes = pdb_kernels.ida_pdb(
+        result, length, nodes = pdb_aot.ida_pdb(
             state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.tables,
             pdb.refl, w * h > 16, wnum, wden, limits.max_nodes, limits.deadline, path,
         )  # fmt: skip
     elif heuristic in ("mdlc", "manhattan"):
-        status, length, nodes = kernels.ida_mdlc(
+        from tilegames.slide.solve import kernels
+
+        result, length, nodes = kernels.ida_mdlc(
             state, w, h, b, heuristic == "mdlc", wnum, wden, limits.max_nodes, limits.deadline, path
         )
     else:
         raise ValueError(f"unknown heuristic {heuristic!r}: use auto, pdb, mdlc or manhattan")
-    if status != kernels.FOUND:
-        return int(status), "", int(nodes)
+    if result != status.FOUND:
+        return int(result), "", int(nodes)
     start = int(np.flatnonzero(state == b)[0])
     cells = blank_cells(start, path[:length], w)
     if cell_map is not None:
         inverse = np.argsort(cell_map)
         cells = [int(inverse[c]) for c in cells]
-    return kernels.FOUND, letters_from_blank_cells(cells, w), int(nodes)
+    return status.FOUND, letters_from_blank_cells(cells, w), int(nodes)
 
 
 def ida_star(
@@ -165,9 +167,9 @@ def solve_optimal(
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> Solution:
     """A shortest solution (IDA* with an admissible heuristic); SearchLimitError at a limit."""
-    status, moves, nodes = ida_star(
+    result, moves, nodes = ida_star(
         board, goal, limits, heuristic=heuristic, partition=partition, cache_dir=cache_dir
     )
-    if status != kernels.FOUND:
-        raise limits.error(status, nodes)
+    if result != status.FOUND:
+        raise limits.error(result, nodes)
     return Solution(list(moves), len(moves), True, nodes, len(moves))

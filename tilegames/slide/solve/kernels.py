@@ -13,7 +13,9 @@ import numba
 import numpy as np
 from numba import njit
 
-FOUND, EXHAUSTED, NODE_LIMIT, TIME_LIMIT = 1, 0, -1, -2
+from tilegames.slide.solve.status import EXHAUSTED, FOUND, NODE_LIMIT, TIME_LIMIT
+
+__all__ = ["EXHAUSTED", "FOUND", "NODE_LIMIT", "TIME_LIMIT"]
 _INF = 1 << 40
 
 

@@ -20,7 +20,6 @@ from pathlib import Path
 import numpy as np
 
 from tilegames.common import Progress, cache_directory
-from tilegames.slide.solve import kernels, pdb_kernels
 
 _MAGIC = b"TGPDB\x01"
 
@@ -57,6 +56,8 @@ def _factors(n: int, k: int) -> np.ndarray:
 
 
 def _neighbours(width: int, height: int) -> np.ndarray:
+    from tilegames.slide.solve import kernels  # numba: only to build
+
     n = width * height
     nbr = np.full((n, 4), -1, np.int64)
     for z in range(n):
@@ -321,6 +322,8 @@ class PatternHeuristic:
 
     def __call__(self, state: np.ndarray) -> int:
         """The heuristic value of a relabelled state."""
+        from tilegames.slide.solve import pdb_kernels  # numba: not needed to load the tables
+
         return int(
             pdb_kernels.pdb_heuristic(
                 state,
