@@ -16,8 +16,9 @@ from tilegames.slide.board import OPPOSITE, Board
 from tilegames.slide.solve import kernels
 from tilegames.slide.solve.common import Budget, Solution, relabel, transform_state
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
+from tilegames.slide.solve.pdb import tables_cached
 from tilegames.slide.solve.reduce import Reducer
-from tilegames.slide.solve.shorten import shorten
+from tilegames.slide.solve.shorten import shorten, shorten_to_corners
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
@@ -28,6 +29,14 @@ REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
 SHORTEN_BUDGET = 8_000_000
 SHORTEN_MAX_LENGTH = 400
+# Pattern-database windows (`shorten.shorten_to_corners`): lengths tried in turn, the node cap of one
+# window's search and of them all.
+CORNER_WINDOWS = (40, 60)
+CORNER_WINDOW_NODES = 3_000_000
+CORNER_BUDGET = 15_000_000
+# The stronger 5×5 databases, used by default once they are on disk (built once on request:
+# `partition="6-6-6-6"`, about 3 minutes of CPU for the two tables not derived by mirroring).
+STRONG_5X5 = "6-6-6-6"
 
 
 def cancel_inverses(moves: str) -> str:
@@ -115,6 +124,41 @@ def _shorten(
     return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
+def _corner_windows(
+    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Budget, nodes: int,
+    partition: str | None, cache_dir: str | os.PathLike[str] | None,
+) -> tuple[str, int]:  # fmt: skip
+    """`shorten.shorten_to_corners` with pattern-database IDA* windows, within the limits left."""
+    budget = min(CORNER_BUDGET, limits.max_nodes - nodes)
+    if budget <= 0 or _clock_passed(limits):
+        return text, 0
+
+    def search(
+        start: np.ndarray, goal_blank: int, length: int, left: int
+    ) -> tuple[str | None, int]:
+        cap = Budget(min(left, CORNER_WINDOW_NODES), limits.deadline, limits.timeout)
+        status, moves, used = ida_relabelled(
+            start, w, h, goal_blank, cap, heuristic="pdb", partition=partition,
+            cache_dir=cache_dir, shorter_than=length,
+        )  # fmt: skip
+        return (moves if status == kernels.FOUND else None), used
+
+    return shorten_to_corners(
+        state, b, text, w, h, search,
+        windows=CORNER_WINDOWS, max_nodes=budget, deadline=limits.deadline,
+    )  # fmt: skip
+
+
+def default_partition(
+    width: int, height: int, partition: str | None, cache_dir: str | os.PathLike[str] | None
+) -> str | None:
+    """`partition`, or on 5×5 the 6-6-6-6 databases when they are already cached (never a build)."""
+    square = partition is None and (width, height) == (5, 5)
+    return (
+        STRONG_5X5 if square and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir) else partition
+    )
+
+
 def _clock_passed(limits: Budget) -> bool:
     return time.perf_counter() > limits.deadline
 
@@ -133,6 +177,7 @@ def solve_fast(
     so an answer always comes back.
     """
     w, h = board.width, board.height
+    partition = default_partition(min(w, 5), min(h, 5), partition, cache_dir)
     state, b = relabel(board, goal)
     bound = lower_bound(state, w, h, b)
     if uses_pdb(w, h, partition) and (partition is None or _covers(partition, w, h)):
@@ -163,6 +208,9 @@ def solve_fast(
         if last:  # pragma: no cover - an unlimited search of at most 9 cells cannot fail
             raise limits.error(status, nodes)
     text = cancel_inverses("".join(reducer.moves) + moves)
+    if not optimal and not reducer.moves and w * h > 12 and uses_pdb(w, h, partition):
+        text, used = _corner_windows(state, b, text, w, h, limits, nodes, partition, cache_dir)
+        nodes += used
     if not optimal or reducer.moves:
         text, used = _shorten(state, b, text, w, h, limits, nodes)
         nodes += used
