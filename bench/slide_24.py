@@ -47,10 +47,10 @@ def worker() -> None:
 
     for line in sys.stdin:
         request = json.loads(line)
-        board = Board(5, 5, request["tiles"])
+        board, goal = Board(5, 5, request["tiles"]), Board(5, 5, list(range(25)))
         limits = Limits(timeout=request["timeout"]) if request["timeout"] else None
         wall, cpu = time.perf_counter(), time.process_time()
-        solution = solve(board, fast=True, limits=limits, partition=request["partition"])
+        solution = solve(board, goal, fast=True, limits=limits, partition=request["partition"])
         answer = {
             "moves": "".join(solution.moves),
             "lower_bound": solution.lower_bound,
@@ -122,7 +122,8 @@ def optimal_solves(count: int) -> None:
     for number, optimal, korf_nodes, tiles in easiest:
         board = Board(5, 5, tiles)
         wall, cpu = time.perf_counter(), time.process_time()
-        solution = solve(board, partition="6-6-6-6", limits=Limits(max_nodes=10**12))
+        goal = Board(5, 5, list(range(25)))
+        solution = solve(board, goal, partition="6-6-6-6", limits=Limits(max_nodes=10**12))
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         replayed(tiles, "".join(solution.moves))
         assert solution.optimal and solution.length == optimal, (solution.length, optimal)
