@@ -14,32 +14,26 @@ import numpy as np
 
 from tilegames.slide.board import OPPOSITE, Board
 from tilegames.slide.solve import kernels
-from tilegames.slide.solve.beam import beam_relabelled
 from tilegames.slide.solve.common import Budget, Solution, relabel, transform_state
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
 from tilegames.slide.solve.pdb import tables_cached
 from tilegames.slide.solve.reduce import Reducer
-from tilegames.slide.solve.shorten import shorten, shorten_to_corners
+from tilegames.slide.solve.shorten import shorten
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
 WEIGHTS = ((2, 1), (9, 5), (5, 3), (8, 5), (3, 2), (7, 5), (4, 3), (5, 4), (6, 5), (1, 1))
 FAST_BUDGET = 45_000_000
-# The beam search that gives the first incumbent on 5×5 (`beam.beam_relabelled`): its width.
-BEAM_WIDTH = 0
-WINDOW_STRONG = True
 # Less on what is left of a bigger board: there the line-by-line reduction dominates the length.
 REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
 SHORTEN_BUDGET = 8_000_000
 SHORTEN_MAX_LENGTH = 400
-# Pattern-database windows (`shorten.shorten_to_corners`): lengths tried in turn, the node cap of one
-# window's search and of them all.
-CORNER_WINDOWS = (40, 60)
-CORNER_WINDOW_NODES = 3_000_000
-CORNER_BUDGET = 15_000_000
-# The stronger 5×5 databases, used by default once they are on disk (built once on request:
-# `partition="6-6-6-6"`, about 3 minutes of CPU for the two tables not derived by mirroring).
+# The stronger 5×5 databases: they give the lower bound when they are on disk (never built here).
+# Built once on request (`partition="6-6-6-6"`, or `python -m bench.slide_pdb_build 6-6-6-6`), about
+# 3 minutes of CPU. The search keeps 5-5-5-5-4 by default: measured on Korf & Felner's 50 instances
+# (bench/slide_24.py), weighted IDA* gains nothing from 6-6-6-6's accuracy within the same budget,
+# as its lookups are slower (docs/benchmarks.md, "The 24-puzzle").
 STRONG_5X5 = "6-6-6-6"
 
 
@@ -80,13 +74,6 @@ def _search_small(
     partition = partition if heuristic == "pdb" else None
     total = min(limits.max_nodes, budget)
     best, nodes, optimal = "", 0, False
-    if heuristic == "pdb" and w * h > 16 and BEAM_WIDTH:
-        # A beam search's answer is a far better first incumbent than the heaviest weight's.
-        beam_budget = Budget(total, limits.deadline, limits.timeout)
-        status, best, nodes = beam_relabelled(
-            state, w, h, b, beam_budget, beam_width=BEAM_WIDTH, max_depth=MAX_DEPTH - 1,
-            partition=partition, cache_dir=cache_dir,
-        )  # fmt: skip
     for weight in WEIGHTS:
         left = total - nodes
         if left <= 0:
@@ -135,41 +122,6 @@ def _shorten(
     return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
-def _corner_windows(
-    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Budget, nodes: int,
-    partition: str | None, cache_dir: str | os.PathLike[str] | None,
-) -> tuple[str, int]:  # fmt: skip
-    """`shorten.shorten_to_corners` with pattern-database IDA* windows, within the limits left."""
-    budget = min(CORNER_BUDGET, limits.max_nodes - nodes)
-    if budget <= 0 or _clock_passed(limits):
-        return text, 0
-
-    def search(
-        start: np.ndarray, goal_blank: int, length: int, left: int
-    ) -> tuple[str | None, int]:
-        cap = Budget(min(left, CORNER_WINDOW_NODES), limits.deadline, limits.timeout)
-        status, moves, used = ida_relabelled(
-            start, w, h, goal_blank, cap, heuristic="pdb", partition=partition,
-            cache_dir=cache_dir, shorter_than=length,
-        )  # fmt: skip
-        return (moves if status == kernels.FOUND else None), used
-
-    return shorten_to_corners(
-        state, b, text, w, h, search,
-        windows=CORNER_WINDOWS, max_nodes=budget, deadline=limits.deadline,
-    )  # fmt: skip
-
-
-def default_partition(
-    width: int, height: int, partition: str | None, cache_dir: str | os.PathLike[str] | None
-) -> str | None:
-    """`partition`, or on 5×5 the 6-6-6-6 databases when they are already cached (never a build)."""
-    square = partition is None and (width, height) == (5, 5)
-    return (
-        STRONG_5X5 if square and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir) else partition
-    )
-
-
 def _clock_passed(limits: Budget) -> bool:
     return time.perf_counter() > limits.deadline
 
@@ -188,13 +140,17 @@ def solve_fast(
     so an answer always comes back.
     """
     w, h = board.width, board.height
-    # The search keeps the partition asked for (5-5-5-5-4 by default: with weighted IDA* its faster
-    # lookups beat 6-6-6-6's accuracy); the windows and the bound use 6-6-6-6 when it is cached.
-    strong = default_partition(w, h, partition, cache_dir) if WINDOW_STRONG else partition
     state, b = relabel(board, goal)
     bound = lower_bound(state, w, h, b)
-    if uses_pdb(w, h, strong) and (strong is None or _covers(strong, w, h)):
-        cell_map, pdb, limits = load_tables(w, h, b, limits, strong, cache_dir=cache_dir)
+    tables = [partition] if partition is None or _covers(partition, w, h) else []
+    if (
+        partition is None
+        and (w, h) == (5, 5)
+        and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir)
+    ):
+        tables.append(STRONG_5X5)
+    for name in tables if uses_pdb(w, h, partition) else []:
+        cell_map, pdb, limits = load_tables(w, h, b, limits, name, cache_dir=cache_dir)
         if cell_map is not None:
             bound = max(bound, pdb(transform_state(state, cell_map)))
     reducer = Reducer(state, w, h, b)
@@ -221,9 +177,6 @@ def solve_fast(
         if last:  # pragma: no cover - an unlimited search of at most 9 cells cannot fail
             raise limits.error(status, nodes)
     text = cancel_inverses("".join(reducer.moves) + moves)
-    if not optimal and not reducer.moves and w * h > 12 and uses_pdb(w, h, partition):
-        text, used = _corner_windows(state, b, text, w, h, limits, nodes, strong, cache_dir)
-        nodes += used
     if not optimal or reducer.moves:
         text, used = _shorten(state, b, text, w, h, limits, nodes)
         nodes += used
