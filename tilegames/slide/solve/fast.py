@@ -122,6 +122,18 @@ def _shorten(
     return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
+def bound_partitions(
+    width: int, height: int, partition: str | None, cache_dir: str | os.PathLike[str] | None
+) -> list[str | None]:
+    """The databases whose lookups bound a board of this size from below: the search's, and on 5×5
+    the 6-6-6-6 ones too when they are already on disk (checking never builds them)."""
+    names = [partition] if partition is None or _covers(partition, width, height) else []
+    square = partition is None and (width, height) == (5, 5)
+    if square and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir):
+        names.append(STRONG_5X5)
+    return names
+
+
 def _clock_passed(limits: Budget) -> bool:
     return time.perf_counter() > limits.deadline
 
@@ -142,14 +154,7 @@ def solve_fast(
     w, h = board.width, board.height
     state, b = relabel(board, goal)
     bound = lower_bound(state, w, h, b)
-    tables = [partition] if partition is None or _covers(partition, w, h) else []
-    if (
-        partition is None
-        and (w, h) == (5, 5)
-        and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir)
-    ):
-        tables.append(STRONG_5X5)
-    for name in tables if uses_pdb(w, h, partition) else []:
+    for name in bound_partitions(w, h, partition, cache_dir) if uses_pdb(w, h, partition) else []:
         cell_map, pdb, limits = load_tables(w, h, b, limits, name, cache_dir=cache_dir)
         if cell_map is not None:
             bound = max(bound, pdb(transform_state(state, cell_map)))
