@@ -140,6 +140,7 @@ def main() -> None:
     parser.add_argument("--baseline", help="directory with the baseline tree's tilegames package")
     parser.add_argument("--random", type=int, default=0, help="uniformly random deals of our own")
     parser.add_argument("--first", type=int, default=50, help="only the first N of the 50")
+    parser.add_argument("--start", type=int, default=1, help="from instance N of the 50")
     parser.add_argument("--timeout", type=float, default=None)
     parser.add_argument("--partition", default=None, help="this tree's partition (default: auto)")
     parser.add_argument("--optimal", type=int, default=0, help="optimal solves of the N easiest")
@@ -153,7 +154,10 @@ def main() -> None:
     warm = random_board(5, 5, seed=0).tiles
     for side in sides:  # load the tables and compile, outside the timing
         side.solve(list(warm), None)
-    cases = [(f"KF{n}", tiles, best) for n, best, _, tiles in korf_felner_24()[: args.first]]
+    cases = [
+        (f"KF{n}", tiles, best)
+        for n, best, _, tiles in korf_felner_24()[args.start - 1 : args.first]
+    ]
     rng = random.Random(args.seed)
     cases += [
         (f"R{i + 1}", list(random_board(5, 5, seed=rng).tiles), None) for i in range(args.random)
