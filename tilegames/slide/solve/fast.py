@@ -14,10 +14,17 @@ import numpy as np
 
 from tilegames.slide.board import OPPOSITE, Board
 from tilegames.slide.solve import kernels
-from tilegames.slide.solve.common import Budget, Solution, relabel, transform_state
+from tilegames.slide.solve.common import (
+    Budget,
+    Solution,
+    corner_transform,
+    relabel,
+    transform_state,
+)
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
+from tilegames.slide.solve.pdb import tables_cached
 from tilegames.slide.solve.reduce import Reducer
-from tilegames.slide.solve.shorten import shorten
+from tilegames.slide.solve.shorten import shorten, shorten_to_corners
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
@@ -28,6 +35,17 @@ REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
 SHORTEN_BUDGET = 8_000_000
 SHORTEN_MAX_LENGTH = 400
+# Pattern-database windows (`shorten.shorten_to_corners`, on 4×4 and 5×5): window lengths tried in
+# turn, the node cap of one window's search and of them all.
+CORNER_WINDOWS = (40, 60)
+CORNER_WINDOW_NODES = 3_000_000
+CORNER_BUDGET = 15_000_000
+# The stronger 5×5 databases: they give the lower bound when they are on disk (never built here).
+# Built once on request (`partition="6-6-6-6"`, or `python -m bench.slide_pdb_build 6-6-6-6`), about
+# 3 minutes of CPU. The search keeps 5-5-5-5-4 by default: measured on Korf & Felner's 50 instances
+# (bench/slide_24.py), weighted IDA* gains nothing from 6-6-6-6's accuracy within the same budget,
+# as its lookups are slower (docs/benchmarks.md, "The 24-puzzle").
+STRONG_5X5 = "6-6-6-6"
 
 
 def cancel_inverses(moves: str) -> str:
@@ -115,6 +133,43 @@ def _shorten(
     return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
+def _corner_windows(
+    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Budget, nodes: int,
+    partition: str | None, cache_dir: str | os.PathLike[str] | None,
+) -> tuple[str, int]:  # fmt: skip
+    """`shorten.shorten_to_corners` with pattern-database IDA* windows, within the limits left."""
+    budget = min(CORNER_BUDGET, limits.max_nodes - nodes)
+    if budget <= 0 or _clock_passed(limits):
+        return text, 0
+
+    def search(
+        start: np.ndarray, goal_blank: int, length: int, left: int
+    ) -> tuple[str | None, int]:
+        cap = Budget(min(left, CORNER_WINDOW_NODES), limits.deadline, limits.timeout)
+        status, moves, used = ida_relabelled(
+            start, w, h, goal_blank, cap, heuristic="pdb", partition=partition,
+            cache_dir=cache_dir, shorter_than=length,
+        )  # fmt: skip
+        return (moves if status == kernels.FOUND else None), used
+
+    return shorten_to_corners(
+        state, b, text, w, h, search,
+        windows=CORNER_WINDOWS, max_nodes=budget, deadline=limits.deadline,
+    )  # fmt: skip
+
+
+def bound_partitions(
+    width: int, height: int, partition: str | None, cache_dir: str | os.PathLike[str] | None
+) -> list[str | None]:
+    """The databases whose lookups bound a board of this size from below: the search's, and on 5×5
+    the 6-6-6-6 ones too when they are already on disk (checking never builds them)."""
+    names = [partition] if partition is None or _covers(partition, width, height) else []
+    square = partition is None and (width, height) == (5, 5)
+    if square and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir):
+        names.append(STRONG_5X5)
+    return names
+
+
 def _clock_passed(limits: Budget) -> bool:
     return time.perf_counter() > limits.deadline
 
@@ -135,8 +190,8 @@ def solve_fast(
     w, h = board.width, board.height
     state, b = relabel(board, goal)
     bound = lower_bound(state, w, h, b)
-    if uses_pdb(w, h, partition) and (partition is None or _covers(partition, w, h)):
-        cell_map, pdb, limits = load_tables(w, h, b, limits, partition, cache_dir=cache_dir)
+    for name in bound_partitions(w, h, partition, cache_dir) if uses_pdb(w, h, partition) else []:
+        cell_map, pdb, limits = load_tables(w, h, b, limits, name, cache_dir=cache_dir)
         if cell_map is not None:
             bound = max(bound, pdb(transform_state(state, cell_map)))
     reducer = Reducer(state, w, h, b)
@@ -163,6 +218,18 @@ def solve_fast(
         if last:  # pragma: no cover - an unlimited search of at most 9 cells cannot fail
             raise limits.error(status, nodes)
     text = cancel_inverses("".join(reducer.moves) + moves)
+    # Windows aim at corner-blank states, so they read the corner goal's tables: already loaded
+    # when the goal blank is in a corner (never built just for the windows).
+    corner_goal = corner_transform(w, h, b) is not None
+    if (
+        not optimal
+        and not reducer.moves
+        and corner_goal
+        and w * h > 12
+        and uses_pdb(w, h, partition)
+    ):
+        text, used = _corner_windows(state, b, text, w, h, limits, nodes, partition, cache_dir)
+        nodes += used
     if not optimal or reducer.moves:
         text, used = _shorten(state, b, text, w, h, limits, nodes)
         nodes += used

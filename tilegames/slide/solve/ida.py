@@ -131,12 +131,19 @@ def ida_relabelled(
         raise ValueError(f"unknown heuristic {heuristic!r}: use auto, pdb, mdlc or manhattan")
     if result != status.FOUND:
         return int(result), "", int(nodes)
-    start = int(np.flatnonzero(state == b)[0])
-    cells = blank_cells(start, path[:length], w)
+    return status.FOUND, path_letters(state, b, path[:length], w, cell_map), int(nodes)
+
+
+def path_letters(
+    state: np.ndarray, blank: int, path: np.ndarray, width: int, cell_map: np.ndarray | None
+) -> str:
+    """Move letters of a kernel's blank directions from `state` (seen through `cell_map`, if any)."""
+    start = int(np.flatnonzero(state == blank)[0])
+    cells = blank_cells(start, path, width)
     if cell_map is not None:
         inverse = np.argsort(cell_map)
         cells = [int(inverse[c]) for c in cells]
-    return status.FOUND, letters_from_blank_cells(cells, w), int(nodes)
+    return letters_from_blank_cells(cells, width)
 
 
 def ida_star(
