@@ -11,7 +11,9 @@ and the forbidden pairs among them: no kind names, so they survive any relabelli
 
 With gravity tiles fall and a removal can block, so the search is the depth-first search over
 moves (`kernels.expand`: safe moves that make nothing fall, fewest-left kinds first), memoised by
-the grid with its kinds renumbered in reading order (`dense.canonical`).
+the grid with its kinds renumbered in reading order (`dense.canonical`), with dead ends proven
+by the relaxation that tracks where tiles may have fallen (`falling.doomed`: in full at the
+root, with a small work budget below it, skipped on boards where that budget ran out).
 
 Limits: the clock is read at every node, and every kernel call gets a work budget (path tests),
 so a node on a huge board cannot run far past the deadline; the memo stops growing at
@@ -27,7 +29,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tilegames.link import dense
+from tilegames.link import dense, falling
 from tilegames.link.kernels import expand, remove_falling
 
 Move = tuple[int, int, int, int]
@@ -73,6 +75,12 @@ class _Limit(Exception):
 class _Restart(Exception):
     """Raised inside the pairing search when one attempt's node budget is spent."""
 
+
+_FALL_WORK = 4000
+"""Path tests the relaxation under gravity may take at a node below the root (about 0.4 ms)."""
+
+_FALL_STEP = 4
+"""After it runs out of work, tiles that must go before the relaxation is tried again."""
 
 _GLANCE = 300
 """Nodes of the move search before the pairing search takes over (no gravity)."""
@@ -380,6 +388,11 @@ class _Moves(_Core):
         self.gravity = gravity
         self.safe = safe
         self.prove = safe and not gravity
+        self.fall = safe and gravity
+        self.fall_work = _WORK
+        """Path tests the gravity relaxation may take at a node (all of _WORK at the root)."""
+        self.fall_above = self.left
+        """Tiles above which the relaxation is skipped: it ran out of work on a board this big."""
         self.hint = _NONE
         self.shuffle = False
         self.rng = np.random.default_rng(0)
@@ -406,6 +419,21 @@ class _Moves(_Core):
         else:
             self.grid[:, c2] = saved[1]
             self.grid[:, c1] = saved[0]
+
+    def falling(self) -> bool:
+        """The relaxation under gravity at this node: True for a proven dead end.
+
+        A call that runs out of work (a big board) costs its budget for nothing, so the next
+        ones wait until a few more pairs are gone; a finished one lets bigger boards try again."""
+        budget = self.fall_work
+        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget)
+        self.clock()
+        self.fall_work = _FALL_WORK
+        if work > budget:
+            self.fall_above = self.left - _FALL_STEP
+        else:
+            self.fall_above = max(self.fall_above, self.left + 2)
+        return dead
 
     def key(self) -> bytes:
         if self.gravity:
@@ -445,6 +473,11 @@ class _Moves(_Core):
                 dead = key is not None and key in self.dead
                 if not dead and self.prove:  # the relaxation (no gravity): a proof of a dead end
                     dead, self.hint, _ = dense.relax(self.grid, _NONE, self.hint, _WORK)
+                    if dead and key is not None:
+                        self.remember(key)
+                elif not dead and self.fall and self.left <= self.fall_above:
+                    dead = self.falling()
+                    self.clock()
                     if dead and key is not None:
                         self.remember(key)
                 if not dead:
