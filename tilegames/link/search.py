@@ -79,6 +79,9 @@ class _Restart(Exception):
 _FALL_WORK = 4000
 """Path tests the relaxation under gravity may take at a node below the root (about 0.4 ms)."""
 
+_FALL_MOVES = 6
+"""Fewest moves at a node for the relaxation under gravity to be tried there."""
+
 _FALL_STEP = 4
 """After it runs out of work, tiles that must go before the relaxation is tried again."""
 
@@ -420,6 +423,14 @@ class _Moves(_Core):
             self.grid[:, c2] = saved[1]
             self.grid[:, c1] = saved[0]
 
+    def worth_falling(self, moves: int, forced: int) -> bool:
+        """Is the relaxation worth its cost here? Not on a big board where it ran out of work,
+        not before a safe macro move (its child is asked), and not with few moves: the search
+        itself finds such a dead end in a few nodes, sooner than the proof."""
+        if not self.nodes - 1:
+            return True  # the root: a proof in full
+        return not forced and moves >= _FALL_MOVES and self.left <= self.fall_above
+
     def falling(self) -> bool:
         """The relaxation under gravity at this node: True for a proven dead end.
 
@@ -475,16 +486,16 @@ class _Moves(_Core):
                     dead, self.hint, _ = dense.relax(self.grid, _NONE, self.hint, _WORK)
                     if dead and key is not None:
                         self.remember(key)
-                elif not dead and self.fall and self.left <= self.fall_above:
-                    dead = self.falling()
-                    self.clock()
-                    if dead and key is not None:
-                        self.remember(key)
                 if not dead:
                     found, forced = expand(
                         self.grid, self.count, self.gravity, self.safe, self.safe or self.memo
                     )
                     self.clock()
+                    if self.fall and self.worth_falling(len(found), forced) and self.falling():
+                        dead = True  # the relaxation under gravity: a proof of a dead end
+                        if key is not None:
+                            self.remember(key)
+                if not dead:
                     if self.shuffle and not forced and len(found) > 1:
                         top = min(len(found), _SHUFFLED)
                         found[:top] = found[self.rng.permutation(top)]
