@@ -30,6 +30,7 @@ from typing import Any, Literal
 import numpy as np
 
 from tilegames.link import dense, falling
+from tilegames.link.dive import dive
 from tilegames.link.kernels import expand, remove_falling
 
 Move = tuple[int, int, int, int]
@@ -78,6 +79,9 @@ class _Restart(Exception):
 
 _FALL_WORK = 4000
 """Path tests the relaxation under gravity may take at a node below the root (about 0.4 ms)."""
+
+_DIVE_NOISE = 3.0
+"""How many rows a dive's choice of the highest pair may be off by (its randomness)."""
 
 _FALL_MOVES = 6
 """Fewest moves at a node for the relaxation under gravity to be tried there."""
@@ -423,12 +427,30 @@ class _Moves(_Core):
             self.grid[:, c2] = saved[1]
             self.grid[:, c1] = saved[0]
 
+    def dives(self, nodes: int, line: list[Move]) -> bool:
+        """Greedy dives from the grid for about `nodes` nodes (one per pair played): True with
+        `line` holding a dive that cleared the board. The limits hold as for the search."""
+        spent = 0
+        while spent < nodes:
+            limit = nodes - spent
+            if self.max_nodes is not None:
+                limit = min(limit, self.max_nodes - self.nodes)
+            if limit <= 0:
+                raise _Limit("max_nodes")
+            self.clock()
+            seed = int(self.rng.integers(1, 1 << 62))
+            played, cleared = dive(self.grid, self.count, _DIVE_NOISE, seed, limit)
+            self.nodes += len(played)
+            spent += max(len(played), 1)
+            if cleared:
+                line.extend(_move(m) for m in played)
+                return True
+        return False
+
     def worth_falling(self, moves: int, forced: int) -> bool:
-        """Is the relaxation worth its cost here? Not on a big board where it ran out of work,
+        """Is the relaxation worth its cost below the root? Not on a big board where it ran out of work,
         not before a safe macro move (its child is asked), and not with few moves: the search
         itself finds such a dead end in a few nodes, sooner than the proof."""
-        if not self.nodes - 1:
-            return True  # the root: a proof in full
         return not forced and moves >= _FALL_MOVES and self.left <= self.fall_above
 
     def falling(self) -> bool:
@@ -454,11 +476,17 @@ class _Moves(_Core):
 
     def run(self, line: list[Move]) -> bool:
         """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
-        the first with the best few moves of every node in a random order; else one attempt."""
+        the first with the best few moves of every node in a random order, each after as many
+        nodes of greedy dives (`dive.dive`); else one attempt."""
         if not (self.gravity and self.safe):
             return self.attempt(line)
+        self.tick()
+        if self.falling():  # the relaxation in full at the root: impossible deals end here
+            return False
         grid, count = self.grid.copy(), self.count.copy()
         for attempt in range(1, 1 << 30):
+            if self.dives(_RESTART * 4 * _luby(attempt), line):
+                return True
             self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
             try:
                 return self.attempt(line)
