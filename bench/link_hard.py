@@ -3,7 +3,8 @@ proven impossible) per size and kind count, before (the solver of a git revision
 export of that tree in a worker process) and after (today's `solve`), interleaved deal by deal.
 
 Run: .venv/bin/python -m bench.link_hard [--deals 20] [--timeout 10] [--sizes hard|arcade]
-     [--deal constructed|random|both] [--copies 2 8] [--before REV | --no-before]
+     [--deal constructed|random|both] [--copies 2 8] [--gravity no|yes|both] [--only 24x12:72]
+     [--before REV | --no-before]
 
 `--sizes arcade` runs every size the arcade lists (`tilegames.web.games.link.SIZES`) with every
 kind count it accepts there (1..72 kinds filling the board with an even number of each), with and
@@ -152,6 +153,9 @@ def main() -> None:
     parser.add_argument("--deal", choices=("constructed", "random", "both"), default="both")
     parser.add_argument("--copies", type=int, nargs=2, default=(2, 1000), metavar=("LO", "HI"))
     parser.add_argument("--gravity", choices=("no", "yes", "both"), default="both")
+    parser.add_argument(
+        "--only", nargs="*", default=(), metavar="WxH:K", help="these classes only (24x12:72)"
+    )
     parser.add_argument("--before", default="main", help="git revision of the 'before' solver")
     parser.add_argument("--no-before", action="store_true", help="today's solver only")
     args = parser.parse_args()
@@ -179,7 +183,7 @@ def main() -> None:
         for clearable in kinds_of
         for gravity in gravities
         for w, h, kinds in sizes
-        if lo <= w * h // kinds <= hi
+        if lo <= w * h // kinds <= hi and (not args.only or f"{w}x{h}:{kinds}" in args.only)
     ]
     solvers: dict[str, Callable[..., Verdict]] = {"after": new_solve}
     before = None
