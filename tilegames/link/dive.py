@@ -29,7 +29,9 @@ def _next(state: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def dive(grid: np.ndarray, count: np.ndarray, noise: float, seed: int, limit: int):
+def dive(
+    grid: np.ndarray, count: np.ndarray, noise: float, seed: int, limit: int
+) -> tuple[np.ndarray, bool]:
     """One dive from `grid` (padded, kinds 1..K, tiles resting as gravity leaves them) with
     `count[k]` tiles of kind k: (the pairs played as rows r1 c1 r2 c2, cleared?).
 

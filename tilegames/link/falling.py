@@ -41,7 +41,7 @@ def compact(grid: np.ndarray) -> bool:
 @njit(cache=True)
 def _walled(grid: np.ndarray, r: int, c: int) -> bool:
     """Are the four neighbours of (r, c) all tiles or walls (no path can leave it)?"""
-    return (
+    return bool(
         grid[r - 1, c] != 0 and grid[r + 1, c] != 0 and grid[r, c - 1] != 0 and grid[r, c + 1] != 0
     )
 
