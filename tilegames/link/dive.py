@@ -18,24 +18,15 @@ from tilegames.link.kernels import expand, remove_falling
 
 
 @njit(cache=True)
-def _next(state: np.ndarray) -> float:
-    """xorshift64*: a float in [0, 1) from the one-word `state` (advanced in place)."""
-    x = state[0]
-    x ^= x >> np.uint64(12)
-    x ^= x << np.uint64(25)
-    x ^= x >> np.uint64(27)
-    state[0] = x
-    return float((x * np.uint64(2685821657736338717)) >> np.uint64(11)) / 9007199254740992.0
-
-
-@njit(cache=True)
 def dive(
-    grid: np.ndarray, count: np.ndarray, noise: float, seed: int, limit: int
+    grid: np.ndarray, count: np.ndarray, noise: np.ndarray, limit: int
 ) -> tuple[np.ndarray, bool]:
     """One dive from `grid` (padded, kinds 1..K, tiles resting as gravity leaves them) with
     `count[k]` tiles of kind k: (the pairs played as rows r1 c1 r2 c2, cleared?).
 
-    Plays at most `limit` pairs; the arrays passed in are not changed.
+    `noise` holds the random offsets (in rows) added to the pairs' heights, used in turn and
+    cyclically (drawn by the caller from its seeded generator). Plays at most `limit` pairs; the
+    arrays passed in are not changed.
     """
     grid = grid.copy()
     count = count.copy()
@@ -44,8 +35,7 @@ def dive(
         left += count[k]
     played = np.empty((left // 2 + 1, 4), np.int64)
     made = 0
-    state = np.empty(1, np.uint64)
-    state[0] = np.uint64(seed) | np.uint64(1)
+    draw = 0
     while left > 0 and made < limit:
         moves, forced = expand(grid, count, True, True, False)
         n = moves.shape[0]
@@ -56,7 +46,8 @@ def dive(
             best = 0
             best_score = 1e300
             for i in range(n):
-                score = moves[i, 0] + moves[i, 2] + noise * _next(state)
+                score = moves[i, 0] + moves[i, 2] + noise[draw]
+                draw = draw + 1 if draw + 1 < noise.shape[0] else 0
                 if score < best_score:
                     best_score = score
                     best = i

@@ -83,6 +83,9 @@ _FALL_WORK = 4000
 _DIVE_NOISE = 3.0
 """How many rows a dive's choice of the highest pair may be off by (its randomness)."""
 
+_DIVE_DRAWS = 4096
+"""Random offsets drawn for a dive (it uses them in turn, one per pair it weighs)."""
+
 _FALL_MOVES = 6
 """Fewest moves at a node for the relaxation under gravity to be tried there."""
 
@@ -438,8 +441,8 @@ class _Moves(_Core):
             if limit <= 0:
                 raise _Limit("max_nodes")
             self.clock()
-            seed = int(self.rng.integers(1, 1 << 62))
-            played, cleared = dive(self.grid, self.count, _DIVE_NOISE, seed, limit)
+            noise = self.rng.random(_DIVE_DRAWS) * _DIVE_NOISE
+            played, cleared = dive(self.grid, self.count, noise, limit)
             self.nodes += len(played)
             spent += max(len(played), 1)
             if cleared:
