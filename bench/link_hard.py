@@ -1,49 +1,93 @@
 """Lianliankan at the hard end: how many deals the solver decides (clearable with the pairs, or
-proven impossible) per size and kind count, before (the solver of commit 6c588a6, loaded from
-git) and after (today's `solve`), interleaved deal by deal in one run.
+proven impossible) per size and kind count, before (the solver of a git revision, run from an
+export of that tree in a worker process) and after (today's `solve`), interleaved deal by deal.
 
 Run: .venv/bin/python -m bench.link_hard [--deals 20] [--timeout 10] [--sizes hard|arcade]
+     [--deal constructed|random|both] [--copies 2 8] [--gravity no|yes|both] [--only 24x12:72]
+     [--before REV | --no-before]
+
+`--sizes arcade` runs every size the arcade lists (`tilegames.web.games.link.SIZES`) with every
+kind count it accepts there (1..72 kinds filling the board with an even number of each), with and
+without gravity; `--copies LO HI` keeps the kind counts with LO..HI copies of each (many copies
+make easy boards). "constructed" deals are `deal(...)`, as the arcade deals them (clearable:
+either a random deal the solver cleared within 3000 nodes, or one relabelled to be clearable);
+"random" ones are `deal(..., solvable=False)`.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
-import types
 from collections.abc import Callable
 
 from tilegames.common import Limits, SearchLimitError
 from tilegames.link import Board, deal, solve
 from tilegames.web.games.link import SIZES as LINK_SIZES
 
-BEFORE = "6c588a6"
-"""The last commit with the old solver (depth-first search over moves, fixed order)."""
+Verdict = tuple[bool | None, int]
+"""(clearable: True, False, or None when the time limit stopped it; nodes)."""
+
+_WORKER = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from tilegames.common import Limits, SearchLimitError
+from tilegames.link import Board, solve
+for line in sys.stdin:
+    ask = json.loads(line)
+    board = Board.parse(ask["board"], gravity=ask["gravity"])
+    try:
+        result = solve(board, limits=Limits(timeout=ask["timeout"]))
+        answer = [result is not None, result.nodes if result is not None else 0]
+    except SearchLimitError as error:
+        answer = [None, error.nodes]
+    print(json.dumps(answer), flush=True)
+"""
 
 
-def old_solve() -> Callable[..., tuple[bool | None, int]]:
-    """The solver as it was at BEFORE, from git (its kernels are still in the tree)."""
-    source = subprocess.run(
-        ["git", "show", f"{BEFORE}:tilegames/link/solve.py"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    module = types.ModuleType("tilegames.link._solve_before")
-    sys.modules[module.__name__] = module
-    exec(compile(source, "solve_before.py", "exec"), module.__dict__)
-
-    def verdict(board: Board, timeout: float) -> tuple[bool | None, int]:
-        result = module.solve(board, timeout=timeout)
-        return result.solvable, result.nodes
-
-    return verdict
+_WARM = ((6, 4, 6), (16, 9, 36), (30, 16, 60))
+"""Deals solved once by each solver before the timing: every kernel compiled or loaded."""
 
 
-def new_solve(board: Board, timeout: float) -> tuple[bool | None, int]:
+class Before:
+    """The solver of git revision `rev`, from an export of its tree, in a worker process."""
+
+    def __init__(self, rev: str) -> None:
+        self.folder = tempfile.TemporaryDirectory(prefix="link_hard_")
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", rev, "tilegames"], capture_output=True, check=True
+        ).stdout
+        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+            tar.extractall(self.folder.name, filter="data")
+        self.worker = subprocess.Popen(
+            [sys.executable, "-c", _WORKER, self.folder.name],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    def __call__(self, board: Board, timeout: float) -> Verdict:
+        assert self.worker.stdin is not None and self.worker.stdout is not None
+        ask = {"board": str(board), "gravity": board.gravity, "timeout": timeout}
+        self.worker.stdin.write(json.dumps(ask) + "\n")
+        self.worker.stdin.flush()
+        verdict, nodes = json.loads(self.worker.stdout.readline())
+        return verdict, nodes
+
+    def close(self) -> None:
+        if self.worker.stdin is not None:
+            self.worker.stdin.close()
+        self.worker.wait()
+        self.folder.cleanup()
+
+
+def new_solve(board: Board, timeout: float) -> Verdict:
     """Today's solver as (clearable, nodes): None when its time limit stops it."""
     try:
         result = solve(board, limits=Limits(timeout=timeout))
@@ -58,12 +102,11 @@ def arcade_kinds(width: int, height: int) -> list[int]:
     return [k for k in range(1, 73) if cells % k == 0 and (cells // k) % 2 == 0]
 
 
-def run(
-    boards: list[Board], solvers: dict[str, Callable[..., tuple[bool | None, int]]], timeout: float
-) -> dict[str, list]:
-    """Each board with each solver in turn (interleaved): verdict counts and slowest time."""
-    stats = {name: [0, 0, 0, 0.0, 0] for name in solvers}  # yes, no, undecided, slowest, nodes
-    for board in boards:
+def run(boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout: float) -> dict:
+    """Each board with each solver in turn (interleaved): verdict counts, times, nodes."""
+    stats = {name: [0, 0, 0, 0.0, 0, 0.0, []] for name in solvers}
+    # yes, no, undecided, slowest, most nodes, total seconds, undecided seeds
+    for seed, board in enumerate(boards):
         for name, solver in solvers.items():
             start = time.perf_counter()
             verdict, nodes = solver(board, timeout)
@@ -72,18 +115,18 @@ def run(
             row[{True: 0, False: 1, None: 2}[verdict]] += 1
             row[3] = max(row[3], took)
             row[4] = max(row[4], nodes)
+            row[5] += took
+            if verdict is None:
+                row[6].append(seed)
     return stats
 
 
-def table(configs, deals: int, timeout: float, before: bool) -> list[str]:
-    solvers: dict[str, Callable[..., tuple[bool | None, int]]] = {"after": new_solve}
-    if before:
-        solvers = {"before": old_solve(), "after": new_solve}
-    lines = [
+def table(configs, deals: int, timeout: float, solvers: dict[str, Callable[..., Verdict]]) -> None:
+    print(
         "| size | kinds × copies | gravity | deals | solver | clearable | impossible | undecided "
-        "| slowest | most nodes |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
+        "| mean | slowest | most nodes |\n|---|---|---|---|---|---|---|---|---|---|---|",
+        flush=True,
+    )
     for width, height, kinds, gravity, clearable in configs:
         copies = width * height // kinds
         boards = [
@@ -91,15 +134,15 @@ def table(configs, deals: int, timeout: float, before: bool) -> list[str]:
             for s in range(deals)
         ]
         stats = run(boards, solvers, timeout)
-        what = "by construction" if clearable else "random"
-        for name, (yes, no, undecided, slowest, nodes) in stats.items():
-            lines.append(
+        what = "constructed" if clearable else "random"
+        for name, (yes, no, undecided, slowest, nodes, total, seeds) in stats.items():
+            undecided_text = f"{undecided} (seeds {seeds[:8]})" if undecided else "0"
+            print(
                 f"| {width}x{height} | {kinds} × {copies} | {'yes' if gravity else 'no'} "
-                f"| {deals} {what} | {name} | {yes} | {no} | {undecided} | {slowest:.2f} s "
-                f"| {nodes} |"
+                f"| {deals} {what} | {name} | {yes} | {no} | {undecided_text} "
+                f"| {total / deals:.2f} s | {slowest:.2f} s | {nodes} |",
+                flush=True,
             )
-        print(lines[-1] if len(stats) == 1 else "\n".join(lines[-2:]), flush=True)
-    return lines
 
 
 def main() -> None:
@@ -107,28 +150,54 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per deal")
     parser.add_argument("--sizes", choices=("hard", "arcade"), default="hard")
+    parser.add_argument("--deal", choices=("constructed", "random", "both"), default="both")
+    parser.add_argument("--copies", type=int, nargs=2, default=(2, 1000), metavar=("LO", "HI"))
+    parser.add_argument("--gravity", choices=("no", "yes", "both"), default="both")
+    parser.add_argument(
+        "--only", nargs="*", default=(), metavar="WxH:K", help="these classes only (24x12:72)"
+    )
+    parser.add_argument("--before", default="main", help="git revision of the 'before' solver")
     parser.add_argument("--no-before", action="store_true", help="today's solver only")
     args = parser.parse_args()
+    load = os.getloadavg()[0]
     print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}, load average {load:.1f}"
     )
-    deal(6, 4, 6, seed=0)  # compile the kernels outside the timing
-    solve(deal(6, 4, 6, seed=0, gravity=True))
+    warm = [deal(w, h, k, seed=0, gravity=g) for w, h, k in _WARM for g in (False, True)]
+    for board in warm:  # compile the kernels outside the timing
+        new_solve(board, 5.0)
+    kinds_of = {
+        "constructed": (True,),
+        "random": (False,),
+        "both": (True, False),
+    }[args.deal]
+    gravities = {"no": (False,), "yes": (True,), "both": (False, True)}[args.gravity]
     if args.sizes == "hard":
-        configs = [
-            (30, 16, kinds, gravity, clearable)
-            for clearable in (False, True)
-            for gravity in (False, True)
-            for kinds in (40, 60, 80, 120)
-        ]
+        sizes = [(30, 16, kinds) for kinds in (40, 60, 80, 120)]
     else:
-        configs = [
-            (w, h, kinds, gravity, False)
-            for w, h in LINK_SIZES
-            for kinds in arcade_kinds(w, h)
-            for gravity in (False, True)
-        ]
-    table(configs, args.deals, args.timeout, not args.no_before)
+        sizes = [(w, h, kinds) for w, h in LINK_SIZES for kinds in arcade_kinds(w, h)]
+    lo, hi = args.copies
+    configs = [
+        (w, h, kinds, gravity, clearable)
+        for clearable in kinds_of
+        for gravity in gravities
+        for w, h, kinds in sizes
+        if lo <= w * h // kinds <= hi and (not args.only or f"{w}x{h}:{kinds}" in args.only)
+    ]
+    solvers: dict[str, Callable[..., Verdict]] = {"after": new_solve}
+    before = None
+    if not args.no_before:
+        before = Before(args.before)
+        for board in warm:  # its kernels compiled too (a fresh cache in its export)
+            before(board, 5.0)
+        solvers = {"before": before, "after": new_solve}
+    try:
+        table(configs, args.deals, args.timeout, solvers)
+    finally:
+        if before is not None:
+            before.close()
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ and the forbidden pairs among them: no kind names, so they survive any relabelli
 
 With gravity tiles fall and a removal can block, so the search is the depth-first search over
 moves (`kernels.expand`: safe moves that make nothing fall, fewest-left kinds first), memoised by
-the grid with its kinds renumbered in reading order (`dense.canonical`).
+the grid with its kinds renumbered in reading order (`dense.canonical`), with dead ends proven
+by the relaxation that tracks where tiles may have fallen (`falling.doomed`: in full at the
+root, with a small work budget below it, skipped on boards where that budget ran out).
 
 Limits: the clock is read at every node, and every kernel call gets a work budget (path tests),
 so a node on a huge board cannot run far past the deadline; the memo stops growing at
@@ -27,7 +29,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tilegames.link import dense
+from tilegames.link import dense, falling
+from tilegames.link.dive import dive
 from tilegames.link.kernels import expand, remove_falling
 
 Move = tuple[int, int, int, int]
@@ -73,6 +76,21 @@ class _Limit(Exception):
 class _Restart(Exception):
     """Raised inside the pairing search when one attempt's node budget is spent."""
 
+
+_FALL_WORK = 4000
+"""Path tests the relaxation under gravity may take at a node below the root (about 0.4 ms)."""
+
+_DIVE_NOISE = 3.0
+"""How many rows a dive's choice of the highest pair may be off by (its randomness)."""
+
+_DIVE_DRAWS = 4096
+"""Random offsets drawn for a dive (it uses them in turn, one per pair it weighs)."""
+
+_FALL_MOVES = 6
+"""Fewest moves at a node for the relaxation under gravity to be tried there."""
+
+_FALL_STEP = 4
+"""After it runs out of work, tiles that must go before the relaxation is tried again."""
 
 _GLANCE = 300
 """Nodes of the move search before the pairing search takes over (no gravity)."""
@@ -380,6 +398,11 @@ class _Moves(_Core):
         self.gravity = gravity
         self.safe = safe
         self.prove = safe and not gravity
+        self.fall = safe and gravity
+        self.fall_work = _WORK
+        """Path tests the gravity relaxation may take at a node (all of _WORK at the root)."""
+        self.fall_above = self.left
+        """Tiles above which the relaxation is skipped: it ran out of work on a board this big."""
         self.hint = _NONE
         self.shuffle = False
         self.rng = np.random.default_rng(0)
@@ -407,6 +430,47 @@ class _Moves(_Core):
             self.grid[:, c2] = saved[1]
             self.grid[:, c1] = saved[0]
 
+    def dives(self, nodes: int, line: list[Move]) -> bool:
+        """Greedy dives from the grid for about `nodes` nodes (one per pair played): True with
+        `line` holding a dive that cleared the board. The limits hold as for the search."""
+        spent = 0
+        while spent < nodes:
+            limit = nodes - spent
+            if self.max_nodes is not None:
+                limit = min(limit, self.max_nodes - self.nodes)
+            if limit <= 0:
+                raise _Limit("max_nodes")
+            self.clock()
+            noise = self.rng.random(_DIVE_DRAWS) * _DIVE_NOISE
+            played, cleared = dive(self.grid, self.count, noise, limit)
+            self.nodes += len(played)
+            spent += max(len(played), 1)
+            if cleared:
+                line.extend(_move(m) for m in played)
+                return True
+        return False
+
+    def worth_falling(self, moves: int, forced: int) -> bool:
+        """Is the relaxation worth its cost below the root? Not on a big board where it ran out of work,
+        not before a safe macro move (its child is asked), and not with few moves: the search
+        itself finds such a dead end in a few nodes, sooner than the proof."""
+        return not forced and moves >= _FALL_MOVES and self.left <= self.fall_above
+
+    def falling(self) -> bool:
+        """The relaxation under gravity at this node: True for a proven dead end.
+
+        A call that runs out of work (a big board) costs its budget for nothing, so the next
+        ones wait until a few more pairs are gone; a finished one lets bigger boards try again."""
+        budget = self.fall_work
+        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget)
+        self.clock()
+        self.fall_work = _FALL_WORK
+        if work > budget:
+            self.fall_above = self.left - _FALL_STEP
+        else:
+            self.fall_above = max(self.fall_above, self.left + 2)
+        return dead
+
     def key(self) -> bytes:
         if self.gravity:
             cells = dense.canonical(self.grid)
@@ -415,11 +479,17 @@ class _Moves(_Core):
 
     def run(self, line: list[Move]) -> bool:
         """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
-        the first with the best few moves of every node in a random order; else one attempt."""
+        the first with the best few moves of every node in a random order, each after as many
+        nodes of greedy dives (`dive.dive`); else one attempt."""
         if not (self.gravity and self.safe):
             return self.attempt(line)
+        self.tick()
+        if self.falling():  # the relaxation in full at the root: impossible deals end here
+            return False
         grid, count = self.grid.copy(), self.count.copy()
         for attempt in range(1, 1 << 30):
+            if self.dives(_RESTART * 4 * _luby(attempt), line):
+                return True
             self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
             try:
                 return self.attempt(line)
@@ -452,6 +522,11 @@ class _Moves(_Core):
                         self.grid, self.count, self.gravity, self.safe, self.safe or self.memo
                     )
                     self.clock()
+                    if self.fall and self.worth_falling(len(found), forced) and self.falling():
+                        dead = True  # the relaxation under gravity: a proof of a dead end
+                        if key is not None:
+                            self.remember(key)
+                if not dead:
                     if self.shuffle and not forced and len(found) > 1:
                         top = min(len(found), _SHUFFLED)
                         found[:top] = found[self.rng.permutation(top)]

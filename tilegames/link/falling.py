@@ -1,0 +1,154 @@
+"""A proof of dead ends under gravity: the relaxation that tracks where a tile may have fallen.
+
+Without gravity a tile keeps its cell and empties only grow (`dense.relax`). With gravity a tile
+keeps its column and its order in it, and on a compact board (every column's tiles stacked from
+the bottom) the occupied cells of a column are its lowest `height` cells, so empties only grow
+here too. What is uncertain is a tile's row: the tile that starts `i` tiles above the bottom
+sits, at any time, `i - removed` above it, where `removed` counts the tiles of its column below
+it that have gone.
+
+The relaxation lets a tile go as soon as it can be joined to some tile of its kind (gone or
+not) with both ends anywhere their rows may be: from `i - gone below` to `i`, where "gone" is
+what the relaxation has removed. Induction on a real play: every tile it removes is removed by
+the relaxation too, no later, so the relaxation's columns are never taller than the real ones,
+its "gone below" is never less than the real count, and the real rows lie in the ranges tried.
+A tile the relaxation can never remove cannot be removed in the real game: a dead end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tilegames.link.path import connect
+
+
+@njit(cache=True)
+def compact(grid: np.ndarray) -> bool:
+    """Is every column's stack of tiles resting on the bottom (no empty cell under a tile)?"""
+    h, w = grid.shape
+    for c in range(1, w - 1):
+        gap = False
+        for r in range(h - 2, 0, -1):
+            if grid[r, c] > 0:
+                if gap:
+                    return False
+            elif grid[r, c] == 0:
+                gap = True
+    return True
+
+
+@njit(cache=True)
+def _walled(grid: np.ndarray, r: int, c: int) -> bool:
+    """Are the four neighbours of (r, c) all tiles or walls (no path can leave it)?"""
+    return bool(
+        grid[r - 1, c] != 0 and grid[r + 1, c] != 0 and grid[r, c - 1] != 0 and grid[r, c + 1] != 0
+    )
+
+
+@njit(cache=True)
+def doomed(grid: np.ndarray, hint: np.ndarray, budget: int) -> tuple[bool, np.ndarray, int]:
+    """True when some tile can never go under gravity, whatever is played: (doomed, the cells
+    of the tiles in the order they went, work).
+
+    `grid` is padded (0 empty, -1 wall, > 0 kinds); tiles are tried in the order of the flat
+    cells in `hint` first (the order that worked one move earlier: one pass instead of many).
+    A board that is not compact, or a scan past `budget` path tests, answers "not doomed"
+    (sound: no proof is claimed).
+    """
+    h, w = grid.shape
+    gone = np.empty(0, np.int64)
+    if not compact(grid):
+        return False, gone, 0
+    bottom = h - 2
+    n = 0
+    col = np.empty(h * w, np.int64)
+    idx = np.empty(h * w, np.int64)  # tiles under it at the start
+    kind = np.empty(h * w, np.int64)
+    first = np.zeros(h * w, np.int64)  # 1 + position in the hint
+    for p in range(hint.shape[0]):
+        if first[hint[p]] == 0:
+            first[hint[p]] = p + 1
+    listed = np.empty(h * w, np.int64)
+    for c in range(1, w - 1):
+        i = 0
+        for r in range(bottom, 0, -1):
+            if grid[r, c] > 0:
+                col[n], idx[n], kind[n] = c, i, grid[r, c]
+                rank = first[r * w + c]
+                listed[n] = rank if rank > 0 else h * w + n
+                n += 1
+                i += 1
+    if n == 0:
+        return False, gone, 0
+    visit = np.argsort(listed[:n], kind="mergesort")
+    gone = np.empty(n, np.int64)
+    order = np.argsort(kind[:n], kind="mergesort")
+    start = np.empty(n, np.int64)
+    stop = np.empty(n, np.int64)
+    s = 0
+    while s < n:
+        e = s
+        while e < n and kind[order[e]] == kind[order[s]]:
+            e += 1
+        for q in range(s, e):
+            start[order[q]] = s
+            stop[order[q]] = e
+        s = e
+    height = np.zeros(w, np.int64)
+    for t in range(n):
+        height[col[t]] += 1
+    relaxed = np.where(grid > 0, 1, grid).astype(grid.dtype)
+    alive = np.ones(n, np.bool_)
+    gone_in = np.zeros((w, h), np.int64)  # gone_in[c, i]: tile i of column c is gone (0/1)
+    path = np.empty((4, 2), np.int64)
+    left = n
+    work = 0
+    changed = True
+    while changed and left > 0:
+        changed = False
+        for v in range(n):
+            x = visit[v]
+            if not alive[x]:
+                continue
+            cx = col[x]
+            below_x = 0
+            for i in range(idx[x]):
+                below_x += gone_in[cx, i]
+            found = False
+            for q in range(start[x], stop[x]):
+                y = order[q]
+                if y == x:
+                    continue
+                cy = col[y]
+                below_y = 0
+                for i in range(idx[y]):
+                    below_y += gone_in[cy, i]
+                for jx in range(idx[x], idx[x] - below_x - 1, -1):
+                    rx = bottom - jx
+                    walled = _walled(relaxed, rx, cx)
+                    for jy in range(idx[y], idx[y] - below_y - 1, -1):
+                        ry = bottom - jy
+                        if cx == cy and jx == jy:
+                            continue
+                        if walled and abs(rx - ry) + abs(cx - cy) != 1:
+                            continue  # no empty neighbour: only a tile next to it is reachable
+                        work += 1
+                        if work > budget:
+                            return False, gone[: n - left], work
+                        if connect(relaxed, rx, cx, ry, cy, path) > 0:
+                            found = True
+                            break
+                    if found:
+                        break
+                if found:
+                    break
+            if found:
+                alive[x] = False
+                gone[n - left] = (bottom - idx[x]) * w + cx
+                gone_in[cx, idx[x]] = 1
+                relaxed[bottom - height[cx] + 1, cx] = 0  # the column is one tile lower
+                height[cx] -= 1
+                left -= 1
+                changed = True
+    return left > 0, gone[: n - left], work
