@@ -14,9 +14,9 @@ from typing import Any
 
 from tilegames import klotski, link, slide
 from tilegames.web import analysis, analysis_tasks
-from tilegames.web.limits import Limits, klotski_max_states
+from tilegames.web.limits import ServerLimits, klotski_max_states
 
-SECONDS = Limits().solve_seconds * 0.8  # what the server gives a sliding-puzzle analysis
+SECONDS = ServerLimits().solve_seconds * 0.8  # what the server gives a sliding-puzzle analysis
 
 
 def run(name: str, jobs: list[Callable[[], dict[str, Any]]]) -> None:

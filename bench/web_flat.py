@@ -30,11 +30,11 @@ import httpx
 
 from tilegames.store import Store
 from tilegames.web import create_app
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 START = "ABBC/ABBC/DEEF/DGHF/I..J"
 AFTER = "ABBC/ABBC/DEEF/DGHF/.I.J"
-LIMITS = Limits(
+LIMITS = ServerLimits(
     move_burst=10**9,
     client_move_burst=10**9,
     max_plies=10**7,

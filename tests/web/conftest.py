@@ -14,10 +14,10 @@ with warnings.catch_warnings():
 
 from tilegames.store import Store, open_store
 from tilegames.web import create_app
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 # Cold numba caches (a fresh CI machine) make the first solve of each engine compile for seconds.
-GENEROUS = Limits(
+GENEROUS = ServerLimits(
     heavy_burst=10_000,
     move_burst=10_000,
     client_move_burst=100_000,

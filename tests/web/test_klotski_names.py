@@ -6,7 +6,7 @@ from __future__ import annotations
 from tilegames import klotski
 from tilegames.klotski.layouts import ENGLISH, NAMED_LAYOUTS
 from tilegames.web import games
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 
 def test_every_named_layout_has_its_own_short_english_name():
@@ -29,7 +29,7 @@ def test_the_alias_still_names_the_layout_and_unpacking_is_unchanged():
 
 
 def test_the_catalog_names_every_level_in_english_too():
-    catalog = games.adapter("klotski").catalog(Limits())
+    catalog = games.adapter("klotski").catalog(ServerLimits())
     english = {n.name: n.english for n in NAMED_LAYOUTS}
     assert {entry["name"]: entry["english"] for entry in catalog["layouts"]} == english
     levels = catalog["levels"]

@@ -9,7 +9,7 @@ with warnings.catch_warnings():
     from starlette.testclient import TestClient
 
 from tilegames.web import create_app
-from tilegames.web.limits import Limits, RateLimiter
+from tilegames.web.limits import RateLimiter, ServerLimits
 
 
 def test_token_bucket_refills():
@@ -21,7 +21,7 @@ def test_token_bucket_refills():
 
 
 def test_heavy_requests_are_rate_limited_per_client(tmp_path):
-    limits = Limits(heavy_burst=2, heavy_per_second=0.01, workers=1)
+    limits = ServerLimits(heavy_burst=2, heavy_per_second=0.01, workers=1)
     app = create_app(tmp_path / "a.sqlite3", limits=limits, warm=False)
     with TestClient(app) as client:
         for _ in range(2):

@@ -19,7 +19,7 @@ import pytest
 
 from tilegames.store import Store
 from tilegames.web import create_app
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 from tilegames.web.workers import REQUESTER, Requester, WorkerError, Workers, _Job
 
 
@@ -154,7 +154,7 @@ def test_a_crashed_worker_fails_its_job_and_is_replaced():
 def test_an_overrunning_solve_does_not_fail_another_clients_deals(tmp_path):
     """The issue's scenario: a 30-cell custom Klotski layout (the plain-Python search) from one client, 3×3
     deals from another at the same time: the deals all succeed, the Klotski job fails alone."""
-    limits = Limits(heavy_burst=10_000, workers=2, solve_seconds=1.0, deal_seconds=60.0)
+    limits = ServerLimits(heavy_burst=10_000, workers=2, solve_seconds=1.0, deal_seconds=60.0)
     store = Store(tmp_path / "pool.sqlite3")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -14,7 +14,7 @@ with warnings.catch_warnings():
 from tilegames import klotski, slide
 from tilegames.store import Conflict, Store
 from tilegames.web import create_app
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 from .conftest import GENEROUS
 
@@ -103,7 +103,7 @@ def test_a_whole_solution_in_one_request_cannot_win(client):
 @pytest.fixture(scope="module")
 def tight(tmp_path_factory):
     """An app whose games take 6 moves at once (no refill to speak of) and keep 4 plies at most."""
-    limits = Limits(
+    limits = ServerLimits(
         **{
             **GENEROUS.__dict__,
             "move_burst": 6,

@@ -122,9 +122,9 @@ def build_app(settings: dict[str, Any], store: Any = None) -> Any:
     """The arcade app for ``settings`` (what ``serve`` parsed, as JSON-able values), on ``store`` or one opened
     from ``settings["db"]``."""
     from tilegames.web import create_app
-    from tilegames.web.limits import Limits
+    from tilegames.web.limits import ServerLimits
 
-    limits = Limits(body_seconds=settings["read_timeout"])
+    limits = ServerLimits(body_seconds=settings["read_timeout"])
     rate = settings["client_move_rate"]
     if rate is not None:
         limits = replace(

@@ -24,7 +24,7 @@ from tilegames.web.arcade import ApiError, Arcade
 from tilegames.web.assets import VersionedStatic, index_page
 from tilegames.web.errors import CatchAll, json_error
 from tilegames.web.games import BadRequest, IllegalMove
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 from tilegames.web.openapi import OPENAPI
 from tilegames.web.security import SameOriginWrites, SecurityHeaders, TrustedHosts
 from tilegames.web.workers import Workers
@@ -75,7 +75,7 @@ async def _http_error(request: Request, error: Exception) -> Response:
 def create_app(
     db: str | Path | None = None,
     *,
-    limits: Limits | None = None,
+    limits: ServerLimits | None = None,
     store: Store | None = None,
     workers: Workers | None = None,
     warm: bool = True,
@@ -87,7 +87,7 @@ def create_app(
     ``allowed_hosts`` are the ``Host`` names answered (``tilegames serve`` passes the local names and the bound
     address); None answers any (a test client, an app mounted elsewhere behind its own check).
     """
-    limits = limits or Limits()
+    limits = limits or ServerLimits()
     store = store or Store(db)
     workers = workers or Workers(limits.workers, queue=limits.heavy_queue, warmup=tasks.warm)
     arcade = Arcade(store, limits, workers)

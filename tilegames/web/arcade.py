@@ -27,7 +27,7 @@ from starlette.responses import JSONResponse, Response
 from tilegames.store import Best, Conflict, GameRow, Store, StoreError
 from tilegames.web import games
 from tilegames.web.games import deals
-from tilegames.web.limits import Limits, RateLimiter
+from tilegames.web.limits import RateLimiter, ServerLimits
 from tilegames.web.workers import WorkerError, Workers
 
 #: A move checked against a game that moved on meanwhile is checked again this many times at most (only when
@@ -77,7 +77,7 @@ def paused() -> ApiError:
 class Arcade:
     """The app's state: the store, the worker pool, the limits. One per app, nothing global."""
 
-    def __init__(self, store: Store, limits: Limits, workers: Workers) -> None:
+    def __init__(self, store: Store, limits: ServerLimits, workers: Workers) -> None:
         self.store = store
         self.limits = limits
         self.workers = workers

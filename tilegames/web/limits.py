@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
-class Limits:
+class ServerLimits:
     """Every bound in one place, so a test or a deployment can tighten or loosen them."""
 
     max_body: int = 16 * 1024

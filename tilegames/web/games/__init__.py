@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tilegames.store import GameRow, Store
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 
 class BadRequest(ValueError):
@@ -66,7 +66,7 @@ class Services(Protocol):
     """What an adapter may use of the server: the worker pool and the store (the arcade provides both)."""
 
     store: Store
-    limits: Limits
+    limits: ServerLimits
 
     async def work(
         self, fn: Callable[..., dict[str, Any]], *args: Any, timeout: float
@@ -84,9 +84,9 @@ class Adapter(Protocol):
     records: tuple[str, ...]
     """What a win can set a record in: ``moves``, ``seconds``, ``score``."""
 
-    def catalog(self, limits: Limits) -> dict[str, Any]: ...
+    def catalog(self, limits: ServerLimits) -> dict[str, Any]: ...
 
-    def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
+    def params(self, body: dict[str, Any], limits: ServerLimits) -> dict[str, Any]:
         """Check a new game's parameters (quick; 422 on anything out of bounds)."""
         ...
 

@@ -8,7 +8,7 @@ from typing import Any
 from tilegames.store import GameRow
 from tilegames.web import tasks
 from tilegames.web.games import BadRequest, Base, Deal, IllegalMove, Outcome, Services, deals
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 
 @functools.cache
@@ -63,7 +63,7 @@ class Klotski(Base):
     name = "klotski"
     records: tuple[str, ...] = ("moves", "seconds")
 
-    def catalog(self, limits: Limits) -> dict[str, Any]:
+    def catalog(self, limits: ServerLimits) -> dict[str, Any]:
         from tilegames import klotski
 
         return {
@@ -76,7 +76,7 @@ class Klotski(Base):
             "levels": list(levels()),
         }
 
-    def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
+    def params(self, body: dict[str, Any], limits: ServerLimits) -> dict[str, Any]:
         from tilegames import klotski
 
         if (

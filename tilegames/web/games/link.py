@@ -21,7 +21,7 @@ from tilegames.web.games import (
     seed_param,
     size_param,
 )
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 SIZES = ((14, 6), (16, 9), (18, 8), (24, 12), (26, 14), (30, 16), (6, 4))
 """KShisen's sizes, and a small one for a quick game."""
@@ -75,7 +75,7 @@ class Link(Base):
         "score",
     )  # fewest moves is always tiles ÷ 2: no record in it
 
-    def catalog(self, limits: Limits) -> dict[str, Any]:
+    def catalog(self, limits: ServerLimits) -> dict[str, Any]:
         return {
             "sizes": [f"{w}x{h}" for w, h in SIZES],
             "width": list(limits.link_width),
@@ -83,7 +83,7 @@ class Link(Base):
             "kinds": list(limits.link_kinds),
         }
 
-    def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
+    def params(self, body: dict[str, Any], limits: ServerLimits) -> dict[str, Any]:
         if body.get("daily") is not None:  # the daily puzzle: KShisen's 18×8, dealt from the date
             date = deals.daily_date(body["daily"])
             seed = deals.daily_seed(date, self.name)

@@ -20,7 +20,7 @@ from tilegames.web.games import (
     seed_param,
     size_param,
 )
-from tilegames.web.limits import Limits
+from tilegames.web.limits import ServerLimits
 
 DISTANCE = {(3, 3): 31, (4, 4): 50}
 """Sizes where a deal can ask for an exact optimal distance, with the largest distance offered."""
@@ -33,14 +33,14 @@ class Slide(Base):
     name = "slide"
     records: tuple[str, ...] = ("moves", "seconds")
 
-    def catalog(self, limits: Limits) -> dict[str, Any]:
+    def catalog(self, limits: ServerLimits) -> dict[str, Any]:
         return {
             "sizes": [f"{n}x{n}" for n in range(3, 9)] + ["3x4", "4x3", "4x5", "5x4", "3x5"],
             "sides": list(limits.slide_sides),
             "distance": {f"{w}x{h}": top for (w, h), top in DISTANCE.items()},
         }
 
-    def params(self, body: dict[str, Any], limits: Limits) -> dict[str, Any]:
+    def params(self, body: dict[str, Any], limits: ServerLimits) -> dict[str, Any]:
         if body.get("daily") is not None:  # the daily puzzle: a 4×4 dealt from the date
             date = deals.daily_date(body["daily"])
             seed = deals.daily_seed(date, self.name)
