@@ -26,7 +26,7 @@ lint: $(BIN)/tilegames
 	$(BIN)/mypy
 
 test: $(BIN)/tilegames chromium postgresql lint
-	$(BIN)/pytest -n 2 --dist loadfile
+	$(BIN)/pytest -n 2 --dist loadfile --durations=10
 
 bench: $(BIN)/tilegames
 	$(BIN)/python -m bench
