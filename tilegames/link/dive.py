@@ -3,10 +3,13 @@
 With gravity the depth-first search can spend its whole budget under one early mistake. A dive
 costs one node per pair and either clears the board (a solution) or gets stuck (nothing is
 learnt, nothing is claimed), so the search interleaves dives with its restarts. The dive takes
-the safe macro moves (`kernels.expand`) and otherwise the pair highest on the board, give or
-take `noise` rows: a pair near the top makes little fall, and the tiles buried low are left
-for when their columns have shrunk. On the arcade's 24x12 boards with 72 kinds this clears deals
-that the depth-first search leaves undecided after 10 s.
+the safe macro moves (`kernels.expand`) and otherwise the pair whose higher tile is highest on
+the board, give or take `noise` rows: a pair reaching the top makes little fall, and the tiles
+buried low are left for when their columns have shrunk. Scoring a pair by the sum of its two
+rows instead, as first written, cleared 24x12 with 72 kinds x 4 seed 96 in none of 6,600 dives
+(a pair with one tile high and one deep scored like two middling tiles); the higher tile clears
+it in about one dive in 300. On the arcade's 24x12 boards with 72 kinds this clears deals that
+the depth-first search leaves undecided after 10 s.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ def dive(
     """One dive from `grid` (padded, kinds 1..K, tiles resting as gravity leaves them) with
     `count[k]` tiles of kind k: (the pairs played as rows r1 c1 r2 c2, cleared?).
 
-    `noise` holds the random offsets (in rows) added to the pairs' heights, used in turn and
-    cyclically (drawn by the caller from its seeded generator). Plays at most `limit` pairs; the
-    arrays passed in are not changed.
+    `noise` holds the random offsets (in rows) added to the pairs' heights (the row of the higher
+    tile; smaller is higher), used in turn and cyclically (drawn by the caller from its seeded
+    generator). Plays at most `limit` pairs; the arrays passed in are not changed.
     """
     grid = grid.copy()
     count = count.copy()
@@ -46,7 +49,7 @@ def dive(
             best = 0
             best_score = 1e300
             for i in range(n):
-                score = moves[i, 0] + moves[i, 2] + noise[draw]
+                score = min(moves[i, 0], moves[i, 2]) + noise[draw]
                 draw = draw + 1 if draw + 1 < noise.shape[0] else 0
                 if score < best_score:
                     best_score = score

@@ -440,6 +440,8 @@ class _Moves(_Core):
                 limit = min(limit, self.max_nodes - self.nodes)
             if limit <= 0:
                 raise _Limit("max_nodes")
+            if limit < self.left // 2:
+                return False  # a dive cut short cannot clear: leave the nodes to the search
             self.clock()
             noise = self.rng.random(_DIVE_DRAWS) * _DIVE_NOISE
             played, cleared = dive(self.grid, self.count, noise, limit)
