@@ -183,6 +183,25 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
 
 
 @njit(cache=True)
+def kind_spans(kind: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first `n` tiles sorted by kind (stable): `order`, and for each tile the span
+    `order[start[t]:stop[t]]` of the tiles of its kind."""
+    order = np.argsort(kind[:n], kind="mergesort")
+    start = np.empty(n, np.int64)
+    stop = np.empty(n, np.int64)
+    s = 0
+    while s < n:
+        e = s
+        while e < n and kind[order[e]] == kind[order[s]]:
+            e += 1
+        for i in range(s, e):
+            start[order[i]] = s
+            stop[order[i]] = e
+        s = e
+    return order, start, stop
+
+
+@njit(cache=True)
 def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
     """True when some tile can never go, whatever is played: (doomed, order tiles went, work).
 
@@ -213,18 +232,7 @@ def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
     gone = np.empty(n, np.int64)
     if n == 0:
         return False, gone, 0
-    order = np.argsort(kind[:n], kind="mergesort")
-    start = np.empty(n, np.int64)
-    stop = np.empty(n, np.int64)
-    s = 0
-    while s < n:
-        e = s
-        while e < n and kind[order[e]] == kind[order[s]]:
-            e += 1
-        for i in range(s, e):
-            start[order[i]] = s
-            stop[order[i]] = e
-        s = e
+    order, start, stop = kind_spans(kind, n)
     relaxed = grid.copy()
     alive = np.ones(n, np.bool_)
     left = n

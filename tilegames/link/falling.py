@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tilegames.link.dense import kind_spans
 from tilegames.link.path import connect
 
 
@@ -83,18 +84,7 @@ def doomed(grid: np.ndarray, hint: np.ndarray, budget: int) -> tuple[bool, np.nd
         return False, gone, 0
     visit = np.argsort(listed[:n], kind="mergesort")
     gone = np.empty(n, np.int64)
-    order = np.argsort(kind[:n], kind="mergesort")
-    start = np.empty(n, np.int64)
-    stop = np.empty(n, np.int64)
-    s = 0
-    while s < n:
-        e = s
-        while e < n and kind[order[e]] == kind[order[s]]:
-            e += 1
-        for q in range(s, e):
-            start[order[q]] = s
-            stop[order[q]] = e
-        s = e
+    order, start, stop = kind_spans(kind, n)
     height = np.zeros(w, np.int64)
     for t in range(n):
         height[col[t]] += 1
