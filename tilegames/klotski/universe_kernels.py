@@ -66,61 +66,9 @@ def count_table(w, h, most_pairs, most_singles):
 
 
 @njit(cache=True, inline="always")
-def _contribution(code, w, h, counts, start, stop, cover, b, hh, vv, ss, trail, keep):
-    """The part of the rank that cells start..stop-1 add, from the state at `start` (cells before it placed).
-
-    With `keep`, row i of `trail` (n + 1 rows) gets (rank so far, cover, big, horizontal, vertical, singles)
-    as the walk reaches cell i, so that a layout that differs only in some cells can be ranked from there.
-    """
-    n = w * h
-    below = 1 << (w - 1)
-    r = 0
-    for i in range(start, stop):
-        if keep:
-            trail[i, 0], trail[i, 1], trail[i, 2] = r, cover, b
-            trail[i, 3], trail[i, 4], trail[i, 5] = hh, vv, ss
-        if cover & 1:
-            cover >>= 1
-            continue
-        t = np.int64((code >> np.uint64(3 * (n - 1 - i))) & SEVEN)
-        rest = cover >> 1
-        if t >= 1:
-            r += counts[i + 1, rest, b, hh, vv, ss]
-            if t >= 2 and ss > 0:
-                r += counts[i + 1, rest, b, hh, vv, ss - 1]
-            if t >= 3 and hh > 0 and i % w + 1 < w and not cover & 2:
-                r += counts[i + 1, rest | 1, b, hh - 1, vv, ss]
-            if t >= 4 and vv > 0 and i // w + 1 < h:
-                r += counts[i + 1, rest | below, b, hh, vv - 1, ss]
-        if t == 0:
-            cover = rest
-        elif t == 1:
-            ss -= 1
-            cover = rest
-        elif t == 2:
-            hh -= 1
-            cover = rest | 1
-        elif t == 3:
-            vv -= 1
-            cover = rest | below
-        else:
-            b = 0
-            cover = rest | 1 | below | (below << 1)
-    if keep:
-        trail[stop, 0] = r
-    return r
-
-
-@njit(cache=True)
-def rank(code, w, h, counts, hh, vv, ss):
-    """Index of `code` among the layouts of its piece set (hh, vv, ss) in code order."""
-    trail = np.zeros((1, 6), np.int64)
-    return _contribution(code, w, h, counts, 0, w * h, 0, 1, hh, vv, ss, trail, False)
-
-
-@njit(cache=True, inline="always")
 def _walk(code, w, h, flat, steps, start, stop, cover, st, hh, vv, ss, trail, keep):
-    """:func:`_contribution` on one piece set's flattened counts ``flat[cell, cover, state]``.
+    """The part of a layout's rank (its index among its piece set's layouts in code order) that cells
+    start..stop-1 add, from the state at `start`, on the set's flattened counts ``flat[cell, cover, state]``.
 
     The state index ``st`` folds (big, horizontal, vertical, singles) left into one number; placing a piece
     subtracts its stride (``steps``: big, horizontal, vertical; a single's is 1), so each look-up is one index
@@ -192,7 +140,7 @@ def flat_counts(counts, hh, vv, ss):
 
 @njit(cache=True)
 def unrank(index, w, h, counts, piece_code, hh, vv, ss):
-    """The code of the layout of rank `index` in its piece set (the inverse of :func:`rank`)."""
+    """The code of the layout of rank `index` in its piece set (the inverse of the rank :func:`_walk` computes)."""
     n = w * h
     below = 1 << (w - 1)
     code = np.uint64(0)
