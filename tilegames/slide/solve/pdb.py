@@ -105,7 +105,7 @@ class PatternDatabase:
         labels = np.array(cells, np.int64)
         from tilegames.slide.solve import pdb_build  # only when building: loading never needs it
 
-        builder = pdb_build.queue_table if method == "queue" else pdb_build.layered_table
+        builder = pdb_build.BUILDERS[method]
         bar = (
             Progress(math.perm(n, k), f"pattern database {width}x{height} {k} tiles")
             if progress

@@ -8,17 +8,21 @@ the reference it must match byte for byte (tests, `bench.slide_pdb_build --compa
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import mmap
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 import numpy as np
 
-from tilegames.slide.solve import pdb_kernels, pdb_layers
+from tilegames.slide.solve import pdb_frontier, pdb_kernels, pdb_layers
 
 _CHUNK = 1 << 22  # placements scanned between progress updates
 _BUDGET = 2_000_000
 _BLOCK = 1 << 22  # late regions per block (32 MB): lists grow and shrink by whole blocks
+_BUFFER = 1 << 21  # tile 0's states buffered per worker (32 MB) before they are applied
 
 
 class Progress(Protocol):
@@ -145,3 +149,136 @@ def queue_table(
     if qstate[2] != total:
         raise RuntimeError(f"pattern database incomplete: {qstate[2]} of {total} placements")
     return table.astype(np.uint8)
+
+
+def frontier_table(
+    labels: np.ndarray,
+    width: int,
+    height: int,
+    blank: int,
+    factors: np.ndarray,
+    nbr: np.ndarray,
+    progress: Progress | None = None,
+    workers: int = 2,
+) -> np.ndarray:
+    """The uint8 table of the pattern `labels`, one scan per layer with 2-bit frontier codes per
+    free cell (`pdb_frontier`), on `workers` threads; boards of at most 32 cells."""
+    k, n = labels.shape[0], width * height
+    if n > 32:
+        raise ValueError(f"the frontier builder takes at most 32 cells, the board has {n}")
+    total = math.perm(n, k)
+    bits = 2 * (n - k)
+    dtype = np.uint16 if bits <= 16 else np.uint32 if bits <= 32 else np.uint64
+    rec = _anonymous(total * np.dtype(dtype).itemsize)[1].view(dtype)  # freed with the last view
+    depth = np.full(total, 255, np.uint8)
+    span = int(factors[0])
+    blocks = total // span
+    active = np.zeros((2, blocks * -(-span // (1 << pdb_frontier.CHUNK_SHIFT))), np.uint8)
+    geom = pdb_layers.geometry(width, height)
+    pdb_frontier.frontier_init(rec, depth, active, labels, k, n, blank, factors, geom)
+    args = (k, n, factors, nbr, geom)
+    buffers = [np.empty((_BUFFER, 2), np.uint64) for _ in range(workers)]
+    counts = [0] * workers
+    filled, d = 1, 0
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+
+    def scan(block: int, start: int, worker: int) -> tuple[int, int, int]:
+        pos, counts[worker], states, placed = pdb_frontier.frontier_scan(
+            rec, depth, active, block, start, d, *args, buffers[worker], counts[worker],
+            workers == 1,
+        )  # fmt: skip
+        return pos, states, placed
+
+    try:
+        while True:
+            if d >= 254:
+                raise RuntimeError("pattern database deeper than 254 moves")
+            # Busiest blocks first (by frontier chunks), so that the workers end together.
+            load = active[d & 1].reshape(blocks, -1).sum(axis=1)
+            todo = {int(b): int(b) * span for b in np.argsort(-load, kind="stable") if load[b]}
+            states = 0
+            while todo:
+                results = _run(pool, scan, list(todo.items()), workers)
+                for (block, _), (pos, got, placed) in zip(list(todo.items()), results, strict=True):
+                    states += got
+                    filled += placed
+                    if pos < (block + 1) * span:
+                        todo[block] = pos
+                    else:
+                        del todo[block]
+                for got, placed in _apply_all(
+                    pool, rec, depth, active, buffers, counts, d, k, n, factors
+                ):
+                    states += got
+                    filled += placed
+                counts[:] = [0] * workers
+                if progress:
+                    progress.update(filled)
+            if states == 0:
+                break
+            d += 1
+    finally:
+        if pool:
+            pool.shutdown()
+    if filled != total:
+        raise RuntimeError(f"pattern database incomplete: {filled} of {total} placements")
+    return depth
+
+
+def _run(
+    pool: ThreadPoolExecutor | None,
+    work: Callable[..., tuple[int, int, int]],
+    items: list[tuple[int, int]],
+    workers: int,
+) -> list[tuple[int, int, int]]:
+    """`work(*item, worker)` for every item, each worker taking the next item when it is free."""
+    results: list[tuple[int, int, int]] = [(0, 0, 0)] * len(items)
+    order = itertools.count()  # next() on a count is atomic under the GIL
+
+    def worker(w: int) -> None:
+        while (i := next(order)) < len(items):
+            results[i] = work(*items[i], w)
+
+    if pool is None:
+        worker(0)
+    else:
+        list(pool.map(worker, range(workers)))
+    return results
+
+
+def _apply_all(
+    pool: ThreadPoolExecutor | None,
+    rec: np.ndarray,
+    depth: np.ndarray,
+    active: np.ndarray,
+    buffers: list[np.ndarray],
+    counts: list[int],
+    d: int,
+    k: int,
+    n: int,
+    factors: np.ndarray,
+) -> list[tuple[int, int]]:
+    """Apply every worker's buffered tile-0 states, worker w the blocks b with b % workers == w."""
+    workers = len(buffers)
+
+    def apply(w: int) -> tuple[int, int]:
+        states = placed = 0
+        for out, count in zip(buffers, counts, strict=True):
+            if count:
+                got, new = pdb_frontier.frontier_apply(
+                    rec, depth, active, out, count, d, k, n, factors, workers, w
+                )
+                states += got
+                placed += new
+        return states, placed
+
+    if pool is None:
+        return [apply(0)]
+    return list(pool.map(apply, range(workers)))
+
+
+BUILDERS: dict[str, Callable[..., np.ndarray]] = {
+    "frontier": frontier_table,
+    "layers": layered_table,
+    "queue": queue_table,
+}

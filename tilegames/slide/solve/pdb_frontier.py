@@ -1,0 +1,260 @@
+"""Numba kernels for the frontier-code pattern-database builder: one scan per layer, no late lists.
+
+A search state is a placement of the pattern tiles (rank `r`) plus one connected region of its free
+cells (where the blank can go without moving a pattern tile). Each placement has one record with a
+2-bit code per *free* cell (n − k cells, packed in cell order: the low n − k bits are plane X, the
+next n − k plane Y); all cells of one region share a code:
+
+    X Y
+    0 0   not reached
+    1 0   reached and expanded (old)
+    0 1   frontier, depth even
+    1 1   frontier, depth odd
+
+Layer `d` expands the cells whose frontier parity is d's and turns them old; what it reaches gets
+the other parity. So a region reached later than its placement (the blank walled off elsewhere) is
+just another frontier region of the same record: no list, one scan per layer. `depth[r]` is set
+when a record is first reached: that byte array is the table itself.
+
+Two workers without races: the ranks split into blocks by tile 0's cell (its rank digit), and a move
+of tile i ≥ 1 stays in its block, so each scan task writes only its own block. Tile 0's new states
+go to a buffer (rank, region, free cells) that `frontier_apply` applies afterwards, each worker the
+blocks `b % workers == worker`. Reading another block's record only to skip a state already reached
+is safe while it is being written: a cell, once reached, stays reached.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+from tilegames.slide.solve.pdb_kernels import rank_cells
+from tilegames.slide.solve.pdb_layers import _flood, _moved_rank
+
+MAX_MOVES = 64  # at most 4 moves for each of at most 16 pattern tiles
+CHUNK_SHIFT = 12  # records per "has a frontier of parity p" flag: 4,096
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of a uint64 (LLVM's ctpop: one instruction where the CPU has it)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _pext(x, mask):
+    """The bits of `x` at the set bits of `mask`, packed to the low end."""
+    out = np.uint64(0)
+    bit = np.uint64(1)
+    m = mask
+    while m:
+        low = m & (~m + np.uint64(1))
+        if x & low:
+            out |= bit
+        bit <<= np.uint64(1)
+        m &= m - np.uint64(1)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _pdep(x, mask):
+    """The low bits of `x` spread to the set bits of `mask` (inverse of `_pext`)."""
+    out = np.uint64(0)
+    bit = np.uint64(1)
+    m = mask
+    while m:
+        low = m & (~m + np.uint64(1))
+        if x & bit:
+            out |= low
+        bit <<= np.uint64(1)
+        m &= m - np.uint64(1)
+    return out
+
+
+@njit(cache=True)
+def _unrank_from(rem, k, n, factors, out, start, used):
+    """Cells of tiles start..k−1 into `out`, given the cells `used` (a mask) of tiles 0..start−1
+    and `rem`, the rank modulo factors[start − 1] (the whole rank when start = 0)."""
+    for i in range(start, k):
+        q = rem // factors[i]
+        rem -= q * factors[i]
+        for c in range(n):
+            if not (used >> np.uint64(c)) & np.uint64(1):
+                if q == 0:
+                    out[i] = c
+                    used |= np.uint64(1) << np.uint64(c)
+                    break
+                q -= 1
+
+
+@njit(cache=True, inline="always")
+def _apply(rec, depth, active, r2, region, free2, nd, f, fm, block, lo, cpb):
+    """Give the region `region` of placement r2 (free cells `free2`) depth `nd` unless reached.
+
+    Returns (new states, new placements): (0, 0), (1, 0) or (1, 1).
+    """
+    v = np.uint64(rec[r2])
+    packed = _pext(region, free2)
+    if ((v | (v >> np.uint64(f))) & fm) & packed:
+        return 0, 0
+    x = v & fm
+    y = (v >> np.uint64(f)) | packed
+    parity = nd & 1
+    if parity:
+        x |= packed
+    rec[r2] = x | (y << np.uint64(f))
+    active[parity, block * cpb + ((r2 - lo) >> CHUNK_SHIFT)] = 1
+    if v == 0:
+        depth[r2] = nd
+        return 1, 1
+    return 1, 0
+
+
+@njit(cache=True)
+def frontier_init(rec, depth, active, labels, k, n, blank, factors, geom):
+    """The goal: pattern tiles home, the blank's region around its goal cell, depth 0."""
+    cells = labels[:k].copy()
+    occupied = np.uint64(0)
+    for i in range(k):
+        occupied |= np.uint64(1) << np.uint64(cells[i])
+    r = rank_cells(cells, k, n, factors)
+    free = geom[1] & ~occupied
+    cpb = (factors[0] + (1 << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT
+    block = r // factors[0]
+    _apply(rec, depth, active, r, _flood(blank, occupied, geom), free, 0, n - k,
+           (np.uint64(1) << np.uint64(n - k)) - np.uint64(1), block, block * factors[0], cpb)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def frontier_scan(
+    rec, depth, active, block, start, d, k, n, factors, nbr, geom, out, count, inplace
+):  # fmt: skip
+    """Expand the frontier of parity d of the records of tile 0's block `block`, from rank `start`.
+
+    Moves of tiles 1..k−1 are applied at once; tile 0's go to `out` (rows [rank, region | free << 32])
+    from row `count`, unless `inplace` (one worker: applied at once too). Returns (next rank, rows
+    of `out` used, new states, new placements); the next rank is below the block's end when `out`
+    had no room for another record's moves.
+    """
+    one = np.uint64(1)
+    f = n - k
+    fm = (one << np.uint64(f)) - one
+    full = geom[1]
+    span = factors[0]
+    lo = block * span
+    hi = lo + span
+    cpb = (span + (1 << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT
+    parity = d & 1
+    nd = d + 1
+    cells = np.empty(k, np.int64)
+    scratch = np.zeros((MAX_MOVES, 3), np.int64)
+    # The last two tiles' cells change fastest: unrank the first k − 2 once per run of ranks.
+    prefix = max(k - 2, 0)
+    group = factors[prefix - 1] if prefix > 0 else hi
+    last = -1
+    head = np.uint64(0)
+    sink = np.zeros(1, np.uint64)
+    states = 0
+    placed = 0
+    cap = out.shape[0] - 4
+    r = start
+    while r < hi:
+        ch = (r - lo) >> CHUNK_SHIFT
+        stop = min(hi, lo + ((ch + 1) << CHUNK_SHIFT))
+        flag = block * cpb + ch
+        if active[parity, flag] == 0:
+            r = stop
+            continue
+        active[parity, flag] = 0
+        while r < stop:
+            v = np.uint64(rec[r])
+            x = v & fm
+            y = (v >> np.uint64(f)) & fm
+            cur = y & x if parity else y & ~x
+            if cur == 0:
+                r += 1
+                continue
+            if not inplace and count > cap:
+                active[parity, flag] = 1  # resumed from r: this chunk is not done
+                return r, count, states, placed
+            rec[r] = (x | cur) | ((y & ~cur) << np.uint64(f))
+            g = r // group
+            if g != last:  # a new run of the first k − 2 tiles: unrank them once
+                _unrank_from(r, prefix, n, factors, cells, 0, np.uint64(0))
+                head = np.uint64(0)
+                for i in range(prefix):
+                    head |= one << np.uint64(cells[i])
+                last = g
+            _unrank_from(r - g * group, k, n, factors, cells, prefix, head)
+            occupied = head
+            for i in range(prefix, k):
+                occupied |= one << np.uint64(cells[i])
+            mask = _pdep(cur, full & ~occupied)
+            moves = 0
+            for i in range(k):
+                c = cells[i]
+                for dd in range(4):
+                    q = nbr[c, dd]
+                    if q < 0 or not (mask >> np.uint64(q)) & one:
+                        continue
+                    scratch[moves, 0] = _moved_rank(r, cells, i, q, k, factors)
+                    scratch[moves, 1] = c
+                    scratch[moves, 2] = q | (i << 8)
+                    moves += 1
+            warm = np.uint64(0)
+            for m in range(moves):  # the successors' records first: the cache misses overlap
+                warm |= np.uint64(rec[scratch[m, 0]])
+            for m in range(moves):
+                r2, c, q = scratch[m, 0], scratch[m, 1], scratch[m, 2] & 255
+                occ2 = (occupied & ~(one << np.uint64(c))) | (one << np.uint64(q))
+                free2 = full & ~occ2
+                v2 = np.uint64(rec[r2])
+                below = free2 & ((one << np.uint64(c)) - one)
+                if ((v2 | (v2 >> np.uint64(f))) >> _popcount(below)) & one:
+                    continue
+                region = _flood(c, occ2, geom)
+                if scratch[m, 2] >> 8 == 0 and not inplace:
+                    out[count, 0] = r2
+                    out[count, 1] = region | (free2 << np.uint64(32))
+                    count += 1
+                    continue
+                b2 = r2 // span
+                s, p = _apply(rec, depth, active, r2, region, free2, nd, f, fm, b2, b2 * span, cpb)
+                states += s
+                placed += p
+            sink[0] ^= warm
+            r += 1
+    return hi, count, states, placed
+
+
+@njit(cache=True, nogil=True)
+def frontier_apply(rec, depth, active, out, count, d, k, n, factors, workers, worker):
+    """Apply the buffered tile-0 states `out[:count]` whose block is `worker` modulo `workers`.
+
+    Returns (new states, new placements).
+    """
+    f = n - k
+    fm = (np.uint64(1) << np.uint64(f)) - np.uint64(1)
+    span = factors[0]
+    cpb = (span + (1 << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT
+    low32 = np.uint64(0xFFFFFFFF)
+    states = 0
+    placed = 0
+    for j in range(count):
+        r2 = np.int64(out[j, 0])
+        b2 = r2 // span
+        if b2 % workers != worker:
+            continue
+        word = out[j, 1]
+        s, p = _apply(
+            rec, depth, active, r2, word & low32, word >> np.uint64(32), d + 1, f, fm, b2,
+            b2 * span, cpb,
+        )  # fmt: skip
+        states += s
+        placed += p
+    return states, placed
