@@ -30,7 +30,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from tilegames.slide.solve.pdb_kernels import rank_cells
-from tilegames.slide.solve.pdb_layers import _flood, _moved_rank
+from tilegames.slide.solve.pdb_layers import _flood
 
 MAX_MOVES = 64  # at most 4 moves for each of at most 16 pattern tiles
 CHUNK_SHIFT = 12  # records per "has a frontier of parity p" flag: 4,096
@@ -116,6 +116,42 @@ def _apply(rec, depth, active, r2, region, free2, nd, f, fm, block, lo, cpb):
 
 
 @njit(cache=True)
+def _suffix_table(n, k, prefix, group):
+    """For each rank modulo `group`, the last k − prefix (1 or 2) tiles' indices into the sorted
+    list of the cells the first `prefix` tiles leave free: no division per record."""
+    table = np.zeros((group, 2), np.int64)
+    m = n - prefix
+    for rem in range(group):
+        if k - prefix == 1:
+            table[rem, 0] = rem
+        else:
+            a, b = rem // (m - 1), rem % (m - 1)
+            table[rem, 0] = a
+            table[rem, 1] = b if b < a else b + 1
+    return table
+
+
+@njit(cache=True, inline="always")
+def _moved_rank_at(r, i, c, q, occupied, tile_at, factors):
+    """`_moved_rank` with the board's occupancy: a sideways move passes no tile, a vertical one
+    only the cells between (looked up in `tile_at`)."""
+    r += (q - c) * factors[i]
+    if q == c + 1 or q == c - 1:
+        return r
+    lo, hi = (c, q) if c < q else (q, c)
+    sign = 1 if q > c else -1
+    before = 0
+    for x in range(lo + 1, hi):
+        if (occupied >> np.uint64(x)) & np.uint64(1):
+            j = tile_at[x]
+            if j < i:
+                before += 1
+            else:
+                r += sign * factors[j]
+    return r - sign * before * factors[i]
+
+
+@njit(cache=True)
 def frontier_init(rec, depth, active, labels, k, n, blank, factors, geom):
     """The goal: pattern tiles home, the blank's region around its goal cell, depth 0."""
     cells = labels[:k].copy()
@@ -153,9 +189,13 @@ def frontier_scan(
     nd = d + 1
     cells = np.empty(k, np.int64)
     scratch = np.zeros((MAX_MOVES, 3), np.int64)
-    # The last two tiles' cells change fastest: unrank the first k − 2 once per run of ranks.
+    # The last two tiles' cells change fastest: unrank the first k − 2 once per run of ranks, the
+    # last two from a table (indices into the cells the first k − 2 leave free).
     prefix = max(k - 2, 0)
-    group = factors[prefix - 1] if prefix > 0 else hi
+    group = factors[prefix - 1] if prefix > 0 else factors[0] * n
+    suffix = _suffix_table(n, k, prefix, group)
+    freelist = np.empty(n, np.int64)
+    tile_at = np.zeros(n, np.int64)
     last = -1
     head = np.uint64(0)
     sink = np.zeros(1, np.uint64)
@@ -189,11 +229,20 @@ def frontier_scan(
                 head = np.uint64(0)
                 for i in range(prefix):
                     head |= one << np.uint64(cells[i])
+                    tile_at[cells[i]] = i
+                j = 0
+                for c in range(n):
+                    if not (head >> np.uint64(c)) & one:
+                        freelist[j] = c
+                        j += 1
                 last = g
-            _unrank_from(r - g * group, k, n, factors, cells, prefix, head)
             occupied = head
+            rem = r - g * group
             for i in range(prefix, k):
-                occupied |= one << np.uint64(cells[i])
+                c = freelist[suffix[rem, i - prefix]]
+                cells[i] = c
+                tile_at[c] = i
+                occupied |= one << np.uint64(c)
             mask = _pdep(cur, full & ~occupied)
             moves = 0
             for i in range(k):
@@ -202,7 +251,7 @@ def frontier_scan(
                     q = nbr[c, dd]
                     if q < 0 or not (mask >> np.uint64(q)) & one:
                         continue
-                    scratch[moves, 0] = _moved_rank(r, cells, i, q, k, factors)
+                    scratch[moves, 0] = _moved_rank_at(r, i, c, q, occupied, tile_at, factors)
                     scratch[moves, 1] = c
                     scratch[moves, 2] = q | (i << 8)
                     moves += 1
@@ -223,7 +272,7 @@ def frontier_scan(
                     out[count, 1] = region | (free2 << np.uint64(32))
                     count += 1
                     continue
-                b2 = r2 // span
+                b2 = r2 // span if inplace else block
                 s, p = _apply(rec, depth, active, r2, region, free2, nd, f, fm, b2, b2 * span, cpb)
                 states += s
                 placed += p
