@@ -26,6 +26,7 @@ is safe while it is being written: a cell, once reached, stays reached.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
@@ -42,6 +43,16 @@ def _popcount(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _lowest(typingctx, x):
+    """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
 
     return types.uint64(types.uint64), codegen
 
@@ -196,8 +207,10 @@ def frontier_scan(
     suffix = _suffix_table(n, k, prefix, group)
     freelist = np.empty(n, np.int64)
     tile_at = np.zeros(n, np.int64)
-    last = -1
+    gstart, gnext = 0, lo  # the current run of ranks with the same first k − 2 tiles
     head = np.uint64(0)
+    width = geom[0]
+    w = np.int64(width)
     sink = np.zeros(1, np.uint64)
     states = 0
     placed = 0
@@ -223,8 +236,9 @@ def frontier_scan(
                 active[parity, flag] = 1  # resumed from r: this chunk is not done
                 return r, count, states, placed
             rec[r] = (x | cur) | ((y & ~cur) << np.uint64(f))
-            g = r // group
-            if g != last:  # a new run of the first k − 2 tiles: unrank them once
+            if r >= gnext:  # a new run of the first k − 2 tiles: unrank them once
+                g = r // group
+                gstart, gnext = g * group, (g + 1) * group
                 _unrank_from(r, prefix, n, factors, cells, 0, np.uint64(0))
                 head = np.uint64(0)
                 for i in range(prefix):
@@ -235,22 +249,29 @@ def frontier_scan(
                     if not (head >> np.uint64(c)) & one:
                         freelist[j] = c
                         j += 1
-                last = g
             occupied = head
-            rem = r - g * group
+            rem = r - gstart
             for i in range(prefix, k):
                 c = freelist[suffix[rem, i - prefix]]
-                cells[i] = c
                 tile_at[c] = i
                 occupied |= one << np.uint64(c)
             mask = _pdep(cur, full & ~occupied)
+            # The tiles next to the region, one direction at a time: (movers, step).
             moves = 0
-            for i in range(k):
-                c = cells[i]
-                for dd in range(4):
-                    q = nbr[c, dd]
-                    if q < 0 or not (mask >> np.uint64(q)) & one:
-                        continue
+            for dd in range(4):
+                if dd == 0:
+                    movers, step = occupied & (mask >> one) & geom[2], 1
+                elif dd == 1:
+                    movers, step = occupied & (mask << one) & geom[3], -1
+                elif dd == 2:
+                    movers, step = occupied & (mask >> width), w
+                else:
+                    movers, step = occupied & (mask << width) & full, -w
+                while movers:
+                    c = np.int64(_lowest(movers))
+                    movers &= movers - one
+                    i = tile_at[c]
+                    q = c + step
                     scratch[moves, 0] = _moved_rank_at(r, i, c, q, occupied, tile_at, factors)
                     scratch[moves, 1] = c
                     scratch[moves, 2] = q | (i << 8)
