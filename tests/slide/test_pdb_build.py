@@ -84,7 +84,7 @@ def test_an_interrupted_build_leaves_no_cache_file(tmp_path, monkeypatch):
     def interrupted(*_args, **_kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pdb_build.pdb_layers, "layers_compact", interrupted)
+    monkeypatch.setattr(pdb_build.pdb_frontier, "frontier_scan", interrupted)
     with pytest.raises(KeyboardInterrupt):
         PatternDatabase.get(3, 3, 8, (0, 1, 2), cache_dir=tmp_path, progress=False)
     assert list(cache_directory(tmp_path).iterdir()) == []

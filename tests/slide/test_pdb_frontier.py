@@ -62,9 +62,9 @@ def test_a_small_buffer_is_applied_in_rounds(monkeypatch):
     assert _outcome(pattern, "frontier", workers=2) == _outcome(pattern, "queue")
 
 
-def test_boards_beyond_32_cells_are_refused():
-    with pytest.raises(ValueError, match="at most 32 cells"):
-        _outcome((6, 6, 0, (1, 2)), "frontier")
+def test_boards_beyond_32_cells_go_to_the_layered_builder():
+    pattern = (6, 6, 0, (1, 2))
+    assert _outcome(pattern, "frontier") == _outcome(pattern, "queue")
 
 
 def test_pext_and_pdep_are_inverse_on_the_mask():

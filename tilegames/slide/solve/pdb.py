@@ -94,10 +94,11 @@ class PatternDatabase:
         cells: tuple[int, ...],
         *,
         progress: bool = False,
-        method: str = "layers",
+        method: str = "frontier",
     ) -> PatternDatabase:
-        """Breadth-first search back from the goal over pattern placements, in layers
-        (`pdb_build.layered_table`) or, as a reference, with a queue (`method="queue"`)."""
+        """Breadth-first search back from the goal over pattern placements, one scan per layer on
+        every core (`pdb_build.frontier_table`), or with the previous builders `method="layers"`
+        and, as the reference, `"queue"`."""
         n, k = width * height, len(cells)
         if blank in cells or len(set(cells)) != k or not all(0 <= c < n for c in cells):
             raise ValueError(f"bad pattern {cells} for a {width}x{height} board, blank {blank}")

@@ -11,6 +11,7 @@ import contextlib
 import itertools
 import math
 import mmap
+import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
@@ -159,13 +160,17 @@ def frontier_table(
     factors: np.ndarray,
     nbr: np.ndarray,
     progress: Progress | None = None,
-    workers: int = 2,
+    workers: int | None = None,
 ) -> np.ndarray:
     """The uint8 table of the pattern `labels`, one scan per layer with 2-bit frontier codes per
-    free cell (`pdb_frontier`), on `workers` threads; boards of at most 32 cells."""
+    free cell (`pdb_frontier`), on `workers` threads (default: the cores this process may use).
+    Boards of more than 32 cells go to `layered_table`."""
     k, n = labels.shape[0], width * height
     if n > 32:
-        raise ValueError(f"the frontier builder takes at most 32 cells, the board has {n}")
+        return layered_table(labels, width, height, blank, factors, nbr, progress)
+    if workers is None:
+        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    workers = max(1, min(workers, n))
     total = math.perm(n, k)
     bits = 2 * (n - k)
     dtype = np.uint16 if bits <= 16 else np.uint32 if bits <= 32 else np.uint64
