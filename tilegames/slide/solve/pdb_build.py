@@ -12,6 +12,7 @@ import itertools
 import math
 import mmap
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
@@ -174,7 +175,9 @@ def frontier_table(
     total = math.perm(n, k)
     bits = 2 * (n - k)
     dtype = np.uint16 if bits <= 16 else np.uint32 if bits <= 32 else np.uint64
-    rec = _anonymous(total * np.dtype(dtype).itemsize)[1].view(dtype)  # freed with the last view
+    size = total * np.dtype(dtype).itemsize
+    words = _anonymous(-(-size // 8) * 8)[1].view(np.uint64)  # freed with the last view
+    rec = words.view(np.uint8)[:size].view(dtype)
     depth = np.full(total, 255, np.uint8)
     span = int(factors[0])
     blocks = total // span
@@ -186,10 +189,11 @@ def frontier_table(
     counts = [0] * workers
     filled, d = 1, 0
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    stopping = threading.Event()  # set on an interrupt: the workers take no further block
 
     def scan(block: int, start: int, worker: int) -> tuple[int, int, int]:
         pos, counts[worker], states, placed = pdb_frontier.frontier_scan(
-            rec, depth, active, block, start, d, *args, buffers[worker], counts[worker],
+            rec, words, depth, active, block, start, d, *args, buffers[worker], counts[worker],
             workers == 1,
         )  # fmt: skip
         return pos, states, placed
@@ -203,7 +207,7 @@ def frontier_table(
             todo = {int(b): int(b) * span for b in np.argsort(-load, kind="stable") if load[b]}
             states = 0
             while todo:
-                results = _run(pool, scan, list(todo.items()), workers)
+                results = _run(pool, scan, list(todo.items()), workers, stopping)
                 for (block, _), (pos, got, placed) in zip(list(todo.items()), results, strict=True):
                     states += got
                     filled += placed
@@ -223,6 +227,7 @@ def frontier_table(
                 break
             d += 1
     finally:
+        stopping.set()
         if pool:
             pool.shutdown()
     if filled != total:
@@ -235,13 +240,15 @@ def _run(
     work: Callable[..., tuple[int, int, int]],
     items: list[tuple[int, int]],
     workers: int,
+    stopping: threading.Event,
 ) -> list[tuple[int, int, int]]:
-    """`work(*item, worker)` for every item, each worker taking the next item when it is free."""
+    """`work(*item, worker)` for every item, each worker taking the next item when it is free
+    (none once `stopping` is set)."""
     results: list[tuple[int, int, int]] = [(0, 0, 0)] * len(items)
     order = itertools.count()  # next() on a count is atomic under the GIL
 
     def worker(w: int) -> None:
-        while (i := next(order)) < len(items):
+        while not stopping.is_set() and (i := next(order)) < len(items):
             results[i] = work(*items[i], w)
 
     if pool is None:

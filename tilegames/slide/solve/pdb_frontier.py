@@ -60,14 +60,13 @@ def _lowest(typingctx, x):
 @njit(cache=True, inline="always")
 def _pext(x, mask):
     """The bits of `x` at the set bits of `mask`, packed to the low end."""
+    x = np.uint64(x)
     out = np.uint64(0)
-    bit = np.uint64(1)
-    m = mask
+    j = np.uint64(0)
+    m = np.uint64(mask)
     while m:
-        low = m & (~m + np.uint64(1))
-        if x & low:
-            out |= bit
-        bit <<= np.uint64(1)
+        out |= ((x >> _lowest(m)) & np.uint64(1)) << j
+        j += np.uint64(1)
         m &= m - np.uint64(1)
     return out
 
@@ -75,14 +74,13 @@ def _pext(x, mask):
 @njit(cache=True, inline="always")
 def _pdep(x, mask):
     """The low bits of `x` spread to the set bits of `mask` (inverse of `_pext`)."""
+    x = np.uint64(x)
     out = np.uint64(0)
-    bit = np.uint64(1)
-    m = mask
+    j = np.uint64(0)
+    m = np.uint64(mask)
     while m:
-        low = m & (~m + np.uint64(1))
-        if x & bit:
-            out |= low
-        bit <<= np.uint64(1)
+        out |= ((x >> j) & np.uint64(1)) << _lowest(m)
+        j += np.uint64(1)
         m &= m - np.uint64(1)
     return out
 
@@ -179,9 +177,11 @@ def frontier_init(rec, depth, active, labels, k, n, blank, factors, geom):
 
 @njit(cache=True, nogil=True)
 def frontier_scan(
-    rec, depth, active, block, start, d, k, n, factors, nbr, geom, out, count, inplace
+    rec, words, depth, active, block, start, d, k, n, factors, nbr, geom, out, count, inplace
 ):  # fmt: skip
     """Expand the frontier of parity d of the records of tile 0's block `block`, from rank `start`.
+    `words` is `rec`'s memory as uint64: runs of records without a frontier are skipped a word
+    at a time.
 
     Moves of tiles 1..k−1 are applied at once; tile 0's go to `out` (rows [rank, region | free << 32])
     from row `count`, unless `inplace` (one worker: applied at once too). Returns (next rank, rows
@@ -191,6 +191,10 @@ def frontier_scan(
     one = np.uint64(1)
     f = n - k
     fm = (one << np.uint64(f)) - one
+    per_word = 8 // rec.itemsize
+    lanes = np.uint64(0)
+    for lane in range(per_word):
+        lanes |= fm << np.uint64(8 * rec.itemsize * lane)
     full = geom[1]
     span = factors[0]
     lo = block * span
@@ -225,6 +229,13 @@ def frontier_scan(
             continue
         active[parity, flag] = 0
         while r < stop:
+            if r % per_word == 0 and r + per_word <= stop:
+                wv = words[r // per_word]
+                xl = wv & lanes
+                yl = (wv >> np.uint64(f)) & lanes
+                if (yl & xl if parity else yl & ~xl) == 0:
+                    r += per_word
+                    continue
             v = np.uint64(rec[r])
             x = v & fm
             y = (v >> np.uint64(f)) & fm
