@@ -190,11 +190,12 @@ def frontier_table(
     filled, d = 1, 0
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
     stopping = threading.Event()  # set on an interrupt: the workers take no further block
+    halt = np.zeros(1, np.uint8)  # set by a worker whose buffer is full, or on an interrupt
 
     def scan(block: int, start: int, worker: int) -> tuple[int, int, int]:
         pos, counts[worker], states, placed = pdb_frontier.frontier_scan(
             rec, words, depth, active, block, start, d, *args, buffers[worker], counts[worker],
-            workers == 1,
+            workers == 1, halt,
         )  # fmt: skip
         return pos, states, placed
 
@@ -207,6 +208,7 @@ def frontier_table(
             todo = {int(b): int(b) * span for b in np.argsort(-load, kind="stable") if load[b]}
             states = 0
             while todo:
+                halt[0] = 0
                 results = _run(pool, scan, list(todo.items()), workers, stopping)
                 for (block, _), (pos, got, placed) in zip(list(todo.items()), results, strict=True):
                     states += got
@@ -228,6 +230,7 @@ def frontier_table(
             d += 1
     finally:
         stopping.set()
+        halt[0] = 1
         if pool:
             pool.shutdown()
     if filled != total:

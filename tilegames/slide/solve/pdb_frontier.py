@@ -177,7 +177,7 @@ def frontier_init(rec, depth, active, labels, k, n, blank, factors, geom):
 
 @njit(cache=True, nogil=True)
 def frontier_scan(
-    rec, words, depth, active, block, start, d, k, n, factors, nbr, geom, out, count, inplace
+    rec, words, depth, active, block, start, d, k, n, factors, nbr, geom, out, count, inplace, halt
 ):  # fmt: skip
     """Expand the frontier of parity d of the records of tile 0's block `block`, from rank `start`.
     `words` is `rec`'s memory as uint64: runs of records without a frontier are skipped a word
@@ -186,7 +186,8 @@ def frontier_scan(
     Moves of tiles 1..k−1 are applied at once; tile 0's go to `out` (rows [rank, region | free << 32])
     from row `count`, unless `inplace` (one worker: applied at once too). Returns (next rank, rows
     of `out` used, new states, new placements); the next rank is below the block's end when `out`
-    had no room for another record's moves.
+    had no room for another record's moves (then `halt[0]` is set, which stops every worker's scan
+    at its next record: the buffers are applied, and the scans resumed).
     """
     one = np.uint64(1)
     f = n - k
@@ -243,7 +244,8 @@ def frontier_scan(
             if cur == 0:
                 r += 1
                 continue
-            if not inplace and count > cap:
+            if count > cap or halt[0]:
+                halt[0] = 1
                 active[parity, flag] = 1  # resumed from r: this chunk is not done
                 return r, count, states, placed
             rec[r] = (x | cur) | ((y & ~cur) << np.uint64(f))
