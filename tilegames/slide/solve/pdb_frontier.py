@@ -125,39 +125,47 @@ def _apply(rec, depth, active, r2, region, free2, nd, f, fm, block, lo, cpb):
 
 
 @njit(cache=True)
-def _suffix_table(n, k, prefix, group):
-    """For each rank modulo `group`, the last k − prefix (1 or 2) tiles' indices into the sorted
+def _suffix_table(n, k, prefix, group, factors):
+    """For each rank modulo `group`, the last k − prefix (at most 3) tiles' indices into the sorted
     list of the cells the first `prefix` tiles leave free: no division per record."""
-    table = np.zeros((group, 2), np.int64)
-    m = n - prefix
+    table = np.zeros((group, 3), np.int64)
     for rem in range(group):
-        if k - prefix == 1:
-            table[rem, 0] = rem
-        else:
-            a, b = rem // (m - 1), rem % (m - 1)
-            table[rem, 0] = a
-            table[rem, 1] = b if b < a else b + 1
+        x = rem
+        taken = 0
+        for t in range(k - prefix):
+            q = x // factors[prefix + t]
+            x -= q * factors[prefix + t]
+            j = 0
+            while True:  # the q-th index not taken by an earlier suffix tile
+                if not (taken >> j) & 1:
+                    if q == 0:
+                        break
+                    q -= 1
+                j += 1
+            table[rem, t] = j
+            taken |= 1 << j
     return table
 
 
 @njit(cache=True, inline="always")
-def _moved_rank_at(r, i, c, q, occupied, tile_at, factors):
-    """`_moved_rank` with the board's occupancy: a sideways move passes no tile, a vertical one
-    only the cells between (looked up in `tile_at`)."""
+def _moved_rank_at(r, i, c, q, occupied, earlier, fac_at, factors):
+    """``pdb_layers._moved_rank` from the board: a sideways move passes no tile; a vertical one passes the
+    tiles on the cells between, those before tile i (`earlier[i]`: their cells) counted at once,
+    the others adding their factor (`fac_at[cell]`)."""
     r += (q - c) * factors[i]
     if q == c + 1 or q == c - 1:
         return r
     lo, hi = (c, q) if c < q else (q, c)
+    one = np.uint64(1)
+    between = occupied & ((one << np.uint64(hi)) - (one << np.uint64(lo + 1)))
+    if between == 0:
+        return r
     sign = 1 if q > c else -1
-    before = 0
-    for x in range(lo + 1, hi):
-        if (occupied >> np.uint64(x)) & np.uint64(1):
-            j = tile_at[x]
-            if j < i:
-                before += 1
-            else:
-                r += sign * factors[j]
-    return r - sign * before * factors[i]
+    rest = between & ~earlier[i]
+    while rest:
+        r += sign * fac_at[_lowest(rest)]
+        rest &= rest - one
+    return r - sign * np.int64(_popcount(between & earlier[i])) * factors[i]
 
 
 @njit(cache=True)
@@ -193,6 +201,7 @@ def frontier_scan(
     f = n - k
     fm = (one << np.uint64(f)) - one
     per_word = 8 // rec.itemsize
+    word_shift = 3 if per_word == 8 else 2 if per_word == 4 else 1 if per_word == 2 else 0
     lanes = np.uint64(0)
     for lane in range(per_word):
         lanes |= fm << np.uint64(8 * rec.itemsize * lane)
@@ -205,13 +214,15 @@ def frontier_scan(
     nd = d + 1
     cells = np.empty(k, np.int64)
     scratch = np.zeros((MAX_MOVES, 3), np.int64)
-    # The last two tiles' cells change fastest: unrank the first k − 2 once per run of ranks, the
-    # last two from a table (indices into the cells the first k − 2 leave free).
-    prefix = max(k - 2, 0)
+    # The last three tiles' cells change fastest: unrank the first k − 3 once per run of ranks, the
+    # last three from a table (indices into the cells the first k − 3 leave free).
+    prefix = max(k - 3, 0)
     group = factors[prefix - 1] if prefix > 0 else factors[0] * n
-    suffix = _suffix_table(n, k, prefix, group)
+    suffix = _suffix_table(n, k, prefix, group, factors)
     freelist = np.empty(n, np.int64)
     tile_at = np.zeros(n, np.int64)
+    fac_at = np.zeros(n, np.int64)
+    earlier = np.zeros(k + 1, np.uint64)  # cells of tiles 0..i−1
     gstart, gnext = 0, lo  # the current run of ranks with the same first k − 2 tiles
     head = np.uint64(0)
     width = geom[0]
@@ -230,8 +241,8 @@ def frontier_scan(
             continue
         active[parity, flag] = 0
         while r < stop:
-            if r % per_word == 0 and r + per_word <= stop:
-                wv = words[r // per_word]
+            if (r & (per_word - 1)) == 0 and r + per_word <= stop:
+                wv = words[r >> word_shift]
                 xl = wv & lanes
                 yl = (wv >> np.uint64(f)) & lanes
                 if (yl & xl if parity else yl & ~xl) == 0:
@@ -255,8 +266,10 @@ def frontier_scan(
                 _unrank_from(r, prefix, n, factors, cells, 0, np.uint64(0))
                 head = np.uint64(0)
                 for i in range(prefix):
+                    earlier[i] = head
                     head |= one << np.uint64(cells[i])
                     tile_at[cells[i]] = i
+                    fac_at[cells[i]] = factors[i]
                 j = 0
                 for c in range(n):
                     if not (head >> np.uint64(c)) & one:
@@ -267,6 +280,8 @@ def frontier_scan(
             for i in range(prefix, k):
                 c = freelist[suffix[rem, i - prefix]]
                 tile_at[c] = i
+                fac_at[c] = factors[i]
+                earlier[i] = occupied
                 occupied |= one << np.uint64(c)
             mask = _pdep(cur, full & ~occupied)
             # The tiles next to the region, one direction at a time: (movers, step).
@@ -285,7 +300,9 @@ def frontier_scan(
                     movers &= movers - one
                     i = tile_at[c]
                     q = c + step
-                    scratch[moves, 0] = _moved_rank_at(r, i, c, q, occupied, tile_at, factors)
+                    scratch[moves, 0] = _moved_rank_at(
+                        r, i, c, q, occupied, earlier, fac_at, factors
+                    )
                     scratch[moves, 1] = c
                     scratch[moves, 2] = q | (i << 8)
                     moves += 1

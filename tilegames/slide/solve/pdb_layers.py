@@ -23,7 +23,7 @@ _UNSEEN = 255
 MAX_MOVES = 64  # at most 4 moves for each of at most 16 pattern tiles
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _flood(start, occupied, geom):
     """Bit mask of the free cells connected to `start`, by whole-board shifts (no stack).
 
