@@ -35,6 +35,7 @@ from tilegames.slide.solve.pdb_layers import _flood
 
 MAX_MOVES = 64  # at most 4 moves for each of at most 16 pattern tiles
 CHUNK_SHIFT = 12  # records per "has a frontier of parity p" flag: 4,096
+_BUDGET = 1 << 21  # records expanded by one worker alone between returns (progress updates)
 
 
 @intrinsic
@@ -195,7 +196,8 @@ def frontier_scan(
     from row `count`, unless `inplace` (one worker: applied at once too). Returns (next rank, rows
     of `out` used, new states, new placements); the next rank is below the block's end when `out`
     had no room for another record's moves (then `halt[0]` is set, which stops every worker's scan
-    at its next record: the buffers are applied, and the scans resumed).
+    at its next record: the buffers are applied, and the scans resumed), or, alone (`inplace`),
+    after `_BUDGET` records, for a progress update.
     """
     one = np.uint64(1)
     f = n - k
@@ -230,6 +232,7 @@ def frontier_scan(
     sink = np.zeros(1, np.uint64)
     states = 0
     placed = 0
+    expanded = 0
     cap = out.shape[0] - 4
     r = start
     while r < hi:
@@ -255,7 +258,8 @@ def frontier_scan(
             if cur == 0:
                 r += 1
                 continue
-            if count > cap or halt[0]:
+            expanded += 1
+            if count > cap or halt[0] or (inplace and expanded > _BUDGET):
                 halt[0] = 1
                 active[parity, flag] = 1  # resumed from r: this chunk is not done
                 return r, count, states, placed
