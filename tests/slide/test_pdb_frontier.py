@@ -55,11 +55,12 @@ def test_same_bytes_on_4x4_and_5x5_patterns(pattern, workers):
     assert _outcome(pattern, "frontier", workers=workers) == _outcome(pattern, "queue")
 
 
-def test_a_small_buffer_is_applied_in_rounds(monkeypatch):
+@pytest.mark.parametrize("workers", [2, 3])
+def test_a_small_buffer_is_applied_in_rounds(monkeypatch, workers):
     """Tile 0's buffered states overflow many times per layer: resumed scans give the same bytes."""
     monkeypatch.setattr(pdb_build, "_BUFFER", 8)
     pattern = (4, 4, 0, (1, 4, 5, 8))
-    assert _outcome(pattern, "frontier", workers=2) == _outcome(pattern, "queue")
+    assert _outcome(pattern, "frontier", workers=workers) == _outcome(pattern, "queue")
 
 
 def test_boards_beyond_32_cells_go_to_the_layered_builder():

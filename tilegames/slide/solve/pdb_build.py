@@ -24,7 +24,8 @@ from tilegames.slide.solve import pdb_frontier, pdb_kernels, pdb_layers
 _CHUNK = 1 << 22  # placements scanned between progress updates
 _BUDGET = 2_000_000
 _BLOCK = 1 << 22  # late regions per block (32 MB): lists grow and shrink by whole blocks
-_BUFFER = 1 << 21  # tile 0's states buffered per worker (32 MB) before they are applied
+_BUFFER = 1 << 22  # tile 0's states buffered by all workers (64 MB) before they are applied
+_WORKERS = 4  # by default at most: more buffers, shorter rounds, little to gain on 16 blocks
 
 
 class Progress(Protocol):
@@ -164,13 +165,15 @@ def frontier_table(
     workers: int | None = None,
 ) -> np.ndarray:
     """The uint8 table of the pattern `labels`, one scan per layer with 2-bit frontier codes per
-    free cell (`pdb_frontier`), on `workers` threads (default: the cores this process may use).
+    free cell (`pdb_frontier`), on `workers` threads (default: the cores this process may use, at
+    most 4).
     Boards of more than 32 cells go to `layered_table`."""
     k, n = labels.shape[0], width * height
     if n > 32:
         return layered_table(labels, width, height, blank, factors, nbr, progress)
     if workers is None:
-        workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        workers = min(cores, _WORKERS)
     workers = max(1, min(workers, n))
     total = math.perm(n, k)
     bits = 2 * (n - k)
@@ -185,7 +188,7 @@ def frontier_table(
     geom = pdb_layers.geometry(width, height)
     pdb_frontier.frontier_init(rec, depth, active, labels, k, n, blank, factors, geom)
     args = (k, n, factors, nbr, geom)
-    buffers = [np.empty((_BUFFER, 2), np.uint64) for _ in range(workers)]
+    buffers = [np.empty((max(_BUFFER // workers, 8), 2), np.uint64) for _ in range(workers)]
     counts = [0] * workers
     filled, d = 1, 0
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
