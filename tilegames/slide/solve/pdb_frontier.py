@@ -26,8 +26,8 @@ is safe while it is being written: a cell, once reached, stays reached.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from tilegames.slide.solve.pdb_kernels import rank_cells
@@ -53,7 +53,7 @@ def _lowest(typingctx, x):
     """Index of the lowest set bit of a non-zero uint64 (LLVM's cttz)."""
 
     def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.cttz(args[0], cgutils.true_bit)
 
     return types.uint64(types.uint64), codegen
 
