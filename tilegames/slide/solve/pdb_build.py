@@ -11,7 +11,6 @@ queue builder stays as the reference both must match byte for byte (tests,
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 import mmap
 import os
@@ -28,6 +27,7 @@ _CHUNK = 1 << 22  # placements scanned between progress updates
 _BUDGET = 2_000_000
 _BLOCK = 1 << 22  # late regions per block (32 MB): lists grow and shrink by whole blocks
 _BUFFER = 1 << 22  # tile 0's states buffered by all workers (64 MB) before they are applied
+_PARTS = 8  # rank ranges per block and layer: workers share the last blocks of a layer
 _WORKERS = 4  # by default at most: more buffers, shorter rounds, little to gain on 16 blocks
 
 
@@ -198,10 +198,10 @@ def frontier_table(
     stopping = threading.Event()  # set on an interrupt: the workers take no further block
     halt = np.zeros(1, np.uint8)  # set by a worker whose buffer is full, or on an interrupt
 
-    def scan(block: int, start: int, worker: int) -> tuple[int, int, int]:
+    def scan(block: int, start: int, end: int, worker: int) -> tuple[int, int, int]:
         pos, counts[worker], states, placed = pdb_frontier.frontier_scan(
-            rec, words, depth, active, block, start, d, *args, buffers[worker], counts[worker],
-            workers == 1, halt,
+            rec, words, depth, active, block, start, end, d, *args, buffers[worker],
+            counts[worker], workers == 1, halt,
         )  # fmt: skip
         return pos, states, placed
 
@@ -209,20 +209,19 @@ def frontier_table(
         while True:
             if d >= 254:
                 raise RuntimeError("pattern database deeper than 254 moves")
-            # Busiest blocks first (by frontier chunks), so that the workers end together.
-            load = active[d & 1].reshape(blocks, -1).sum(axis=1)
-            todo = {int(b): int(b) * span for b in np.argsort(-load, kind="stable") if load[b]}
+            todo = _parts(active[d & 1], blocks, span)
             states = 0
             while todo:
                 halt[0] = 0
-                results = _run(pool, scan, list(todo.items()), workers, stopping)
-                for (block, _), (pos, got, placed) in zip(list(todo.items()), results, strict=True):
+                items = list(todo)
+                for item, (pos, got, placed) in zip(
+                    items, _run(pool, scan, items, workers, stopping), strict=True
+                ):
                     states += got
                     filled += placed
-                    if pos < (block + 1) * span:
-                        todo[block] = pos
-                    else:
-                        del todo[block]
+                    del todo[item]
+                    if pos < item[2]:
+                        todo[(item[0], pos, item[2])] = None
                 for got, placed in _apply_all(
                     pool, rec, depth, active, buffers, counts, d, k, n, factors
                 ):
@@ -244,21 +243,55 @@ def frontier_table(
     return depth
 
 
+def _parts(flags: np.ndarray, blocks: int, span: int) -> dict[tuple[int, int, int], None]:
+    """The (block, start, end) rank ranges with a frontier, `_PARTS` per block cut at flag-chunk
+    boundaries, the busiest first (by frontier chunks), so that the workers end a layer together."""
+    per_block = flags.reshape(blocks, -1)
+    step = -(-per_block.shape[1] // _PARTS)
+    parts = []
+    for b in range(blocks):
+        for first in range(0, per_block.shape[1], step):
+            load = int(per_block[b, first : first + step].sum())
+            if load:
+                start = b * span + (first << pdb_frontier.CHUNK_SHIFT)
+                end = min((b + 1) * span, start + (step << pdb_frontier.CHUNK_SHIFT))
+                parts.append((-load, b, start, end))
+    parts.sort()
+    return {(b, start, end): None for _, b, start, end in parts}
+
+
 def _run(
     pool: ThreadPoolExecutor | None,
     work: Callable[..., tuple[int, int, int]],
-    items: list[tuple[int, int]],
+    items: list[tuple[int, int, int]],
     workers: int,
     stopping: threading.Event,
 ) -> list[tuple[int, int, int]]:
-    """`work(*item, worker)` for every item, each worker taking the next item when it is free
-    (none once `stopping` is set)."""
+    """`work(*item, worker)` for every item (block, start, end), each worker taking the first item
+    left whose block no other worker is in (none once `stopping` is set)."""
     results: list[tuple[int, int, int]] = [(0, 0, 0)] * len(items)
-    order = itertools.count()  # next() on a count is atomic under the GIL
+    left = list(range(len(items)))
+    busy: set[int] = set()
+    changed = threading.Condition()
 
     def worker(w: int) -> None:
-        while not stopping.is_set() and (i := next(order)) < len(items):
-            results[i] = work(*items[i], w)
+        while True:
+            with changed:
+                while True:
+                    if stopping.is_set() or not left:
+                        return
+                    i = next((i for i in left if items[i][0] not in busy), None)
+                    if i is not None:
+                        break
+                    changed.wait()
+                left.remove(i)
+                busy.add(items[i][0])
+            try:
+                results[i] = work(*items[i], w)
+            finally:
+                with changed:
+                    busy.discard(items[i][0])
+                    changed.notify_all()
 
     if pool is None:
         worker(0)

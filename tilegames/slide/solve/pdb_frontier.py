@@ -186,15 +186,17 @@ def frontier_init(rec, depth, active, labels, k, n, blank, factors, geom):
 
 @njit(cache=True, nogil=True)
 def frontier_scan(
-    rec, words, depth, active, block, start, d, k, n, factors, nbr, geom, out, count, inplace, halt
+    rec, words, depth, active, block, start, end, d, k, n, factors, nbr, geom, out, count, inplace,
+    halt,
 ):  # fmt: skip
-    """Expand the frontier of parity d of the records of tile 0's block `block`, from rank `start`.
+    """Expand the frontier of parity d of the records of tile 0's block `block`, ranks start..end−1
+    (`end` at a chunk boundary of the block or its end).
     `words` is `rec`'s memory as uint64: runs of records without a frontier are skipped a word
     at a time.
 
     Moves of tiles 1..k−1 are applied at once; tile 0's go to `out` (rows [rank, region | free << 32])
     from row `count`, unless `inplace` (one worker: applied at once too). Returns (next rank, rows
-    of `out` used, new states, new placements); the next rank is below the block's end when `out`
+    of `out` used, new states, new placements); the next rank is below `end` when `out`
     had no room for another record's moves (then `halt[0]` is set, which stops every worker's scan
     at its next record: the buffers are applied, and the scans resumed), or, alone (`inplace`),
     after `_BUDGET` records, for a progress update.
@@ -210,7 +212,6 @@ def frontier_scan(
     full = geom[1]
     span = factors[0]
     lo = block * span
-    hi = lo + span
     cpb = (span + (1 << CHUNK_SHIFT) - 1) >> CHUNK_SHIFT
     parity = d & 1
     nd = d + 1
@@ -235,9 +236,9 @@ def frontier_scan(
     expanded = 0
     cap = out.shape[0] - 4
     r = start
-    while r < hi:
+    while r < end:
         ch = (r - lo) >> CHUNK_SHIFT
-        stop = min(hi, lo + ((ch + 1) << CHUNK_SHIFT))
+        stop = min(end, lo + ((ch + 1) << CHUNK_SHIFT))
         flag = block * cpb + ch
         if active[parity, flag] == 0:
             r = stop
@@ -333,7 +334,7 @@ def frontier_scan(
                 placed += p
             sink[0] ^= warm
             r += 1
-    return hi, count, states, placed
+    return end, count, states, placed
 
 
 @njit(cache=True, nogil=True)
