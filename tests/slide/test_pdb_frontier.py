@@ -78,3 +78,21 @@ def test_pext_and_pdep_are_inverse_on_the_mask():
         assert packed < (1 << int(popcount(mask)))
         assert pdb_frontier._pdep(packed, mask) == x
         assert popcount(x) == bin(int(x)).count("1")
+
+
+def test_an_interrupt_between_rounds_leaves_no_file_and_no_thread(tmp_path, monkeypatch):
+    """Ctrl-C in the main thread while the workers are idle between rounds: the pool is shut down
+    (no worker left behind) and no cache file is written."""
+    import threading
+
+    from tilegames.slide.solve.pdb import PatternDatabase, cache_directory
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pdb_build, "_apply_all", interrupted)
+    before = threading.active_count()
+    with pytest.raises(KeyboardInterrupt):
+        PatternDatabase.get(4, 4, 0, (1, 4, 5, 8), cache_dir=tmp_path, progress=False)
+    assert threading.active_count() == before
+    assert list(cache_directory(tmp_path).iterdir()) == []
