@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 import pytest
+from hypothesis import strategies as st
 
 
 def neighbours(tiles: tuple[int, ...], width: int, height: int):
@@ -49,3 +50,16 @@ def pdb_cache(tmp_path_factory):
 def private_cache(monkeypatch, pdb_cache):
     """Every slide test keeps its databases in the session's temporary cache, never the user's."""
     monkeypatch.setenv("TILEGAMES_CACHE", str(pdb_cache))
+
+
+@st.composite
+def pdb_patterns(draw, max_tiles: int = 4):
+    """A pattern-database problem: (width, height, goal blank cell, the pattern tiles' goal cells)."""
+    width = draw(st.integers(2, 4))
+    height = draw(st.integers(2, 5 if width < 4 else 3))
+    n = width * height
+    blank = draw(st.integers(0, n - 1))
+    others = [c for c in range(n) if c != blank]
+    k = draw(st.integers(1, min(max_tiles, n - 1)))
+    cells = draw(st.permutations(others))[:k]
+    return width, height, blank, tuple(cells)

@@ -5,26 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
+from tests.slide.conftest import pdb_patterns
 from tilegames.slide.solve import pdb_layers
 from tilegames.slide.solve.pdb import PatternDatabase, cache_directory
 
 
-@st.composite
-def patterns(draw):
-    width = draw(st.integers(2, 4))
-    height = draw(st.integers(2, 5 if width < 4 else 3))
-    n = width * height
-    blank = draw(st.integers(0, n - 1))
-    others = [c for c in range(n) if c != blank]
-    k = draw(st.integers(1, min(4, n - 1)))
-    cells = draw(st.permutations(others))[:k]
-    return width, height, blank, tuple(cells)
-
-
 @settings(max_examples=40, deadline=None)
-@given(patterns())
+@given(pdb_patterns())
 def test_layers_and_queue_build_the_same_bytes(pattern):
     """Byte for byte, or both refuse a pattern with unreachable placements (on narrow boards)."""
     outcomes = []

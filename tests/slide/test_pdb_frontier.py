@@ -8,20 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
+from tests.slide.conftest import pdb_patterns
 from tilegames.slide.solve import pdb_build, pdb_frontier
 from tilegames.slide.solve.pdb import _factors, _neighbours
-
-
-@st.composite
-def patterns(draw):
-    width = draw(st.integers(2, 4))
-    height = draw(st.integers(2, 5 if width < 4 else 3))
-    n = width * height
-    blank = draw(st.integers(0, n - 1))
-    others = [c for c in range(n) if c != blank]
-    k = draw(st.integers(1, min(5, n - 1)))
-    cells = draw(st.permutations(others))[:k]
-    return width, height, blank, tuple(cells)
 
 
 def _outcome(pattern, method, **kwargs):
@@ -39,7 +28,7 @@ def _outcome(pattern, method, **kwargs):
 
 
 @settings(max_examples=40, deadline=None)
-@given(patterns(), st.sampled_from([1, 2, 3]))
+@given(pdb_patterns(5), st.sampled_from([1, 2, 3]))
 def test_frontier_builds_the_queue_builders_bytes(pattern, workers):
     """Byte for byte with 1, 2 or 3 workers, or the same refusal (unreachable placements)."""
     assert _outcome(pattern, "frontier", workers=workers) == _outcome(pattern, "queue")

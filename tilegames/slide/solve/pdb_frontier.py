@@ -30,7 +30,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from tilegames.slide.solve.pdb_kernels import rank_cells
+from tilegames.slide.solve.pdb_kernels import _unrank_from, rank_cells
 from tilegames.slide.solve.pdb_layers import _flood
 
 MAX_MOVES = 64  # at most 4 moves for each of at most 16 pattern tiles
@@ -84,22 +84,6 @@ def _pdep(x, mask):
         j += np.uint64(1)
         m &= m - np.uint64(1)
     return out
-
-
-@njit(cache=True)
-def _unrank_from(rem, k, n, factors, out, start, used):
-    """Cells of tiles start..k−1 into `out`, given the cells `used` (a mask) of tiles 0..start−1
-    and `rem`, the rank modulo factors[start − 1] (the whole rank when start = 0)."""
-    for i in range(start, k):
-        q = rem // factors[i]
-        rem -= q * factors[i]
-        for c in range(n):
-            if not (used >> np.uint64(c)) & np.uint64(1):
-                if q == 0:
-                    out[i] = c
-                    used |= np.uint64(1) << np.uint64(c)
-                    break
-                q -= 1
 
 
 @njit(cache=True, inline="always")

@@ -36,11 +36,12 @@ def rank_cells(cells, k, n, factors):
 
 
 @njit(cache=True)
-def _unrank_cells(r, k, n, factors, out):
-    used = np.uint64(0)
-    for i in range(k):
-        q = r // factors[i]
-        r -= q * factors[i]
+def _unrank_from(rem, k, n, factors, out, start, used):
+    """Cells of tiles start..k−1 into `out`, given the cells `used` (a mask) of tiles 0..start−1
+    and `rem`, the rank modulo factors[start − 1] (the whole rank when start = 0)."""
+    for i in range(start, k):
+        q = rem // factors[i]
+        rem -= q * factors[i]
         for c in range(n):
             if not (used >> np.uint64(c)) & np.uint64(1):
                 if q == 0:
@@ -48,6 +49,12 @@ def _unrank_cells(r, k, n, factors, out):
                     used |= np.uint64(1) << np.uint64(c)
                     break
                 q -= 1
+
+
+@njit(cache=True)
+def _unrank_cells(r, k, n, factors, out):
+    """Cells of all k tiles of the placement of rank `r` into `out`."""
+    _unrank_from(r, k, n, factors, out, 0, np.uint64(0))
 
 
 @njit(cache=True)
