@@ -31,11 +31,11 @@ from tilegames.slide.solve.windows import Search, two_way_windows
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
 WEIGHTS = ((2, 1), (9, 5), (5, 3), (8, 5), (3, 2), (7, 5), (4, 3), (5, 4), (6, 5), (1, 1))
-FAST_BUDGET = 30_000_000
+FAST_BUDGET = 28_000_000
 # Less on what is left of a bigger board: there the line-by-line reduction dominates the length.
 REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
-SHORTEN_BUDGET = 8_000_000
+SHORTEN_BUDGET = 2_000_000
 SHORTEN_MAX_LENGTH = 400
 # Pattern-database windows (`windows.two_way_windows`, on 4×4 and 5×5), in stages: window lengths,
 # the weight of their searches ((1, 1): optimal windows) and the node cap of one window's search.
@@ -48,14 +48,17 @@ CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
     ((80, 110), (6, 5), 1_000_000),
     ((40, 60), (1, 1), 1_000_000),
 )
-CORNER_BUDGET = 10_000_000
+CORNER_BUDGET = 8_000_000
 WINDOWS_FROM = (1, 1)
 # Linear conflicts in the weighted 5×5 searches (pattern databases): off, as a node costs 1.7× more
 # with them for about the same answers.
 FAST_LINEAR_CONFLICT = True
-# Searches of the board and of its mirror image about the main diagonal (when that keeps the goal),
-# each with its share of the budgets: the shorter answer is kept.
-PORTFOLIO = 1
+# The heavy weights, run on the board and on its mirror image about the main diagonal (when that
+# keeps the goal) with at most HEAVY_BUDGET nodes each; the lighter ones go on from the shorter answer.
+PORTFOLIO = True
+HEAVY_WEIGHTS = WEIGHTS[: WEIGHTS.index((3, 2)) + 1]
+HEAVY_BUDGET = 6_000_000
+HEAVY_WINDOWS = 1_500_000  # nodes for the first window stage on each heavy answer
 # Move letters of the mirror image about the main diagonal: a tile going up there goes left here.
 TRANSPOSED = str.maketrans("UDLR", "LRUD")
 # The stronger 5×5 databases: they give the lower bound when they are on disk (never built here).
@@ -92,8 +95,11 @@ def _search_small(
     partition: str | None,
     budget: int = FAST_BUDGET,
     improve: Callable[[str, int, int], tuple[str, int]] | None = None,
+    weights: tuple[tuple[int, int], ...] = WEIGHTS,
+    incumbent: str = "",
 ) -> tuple[int, str, int, bool]:
-    """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers.
+    """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers
+    (than `incumbent`, a known answer, if given).
 
     `improve(moves, max_nodes, 1)` -> (moves, nodes), if given, shortens each new answer at once (the
     windows' first stage), so that the lighter weights after it prune against a shorter incumbent.
@@ -105,8 +111,8 @@ def _search_small(
     heuristic = "pdb" if uses_pdb(w, h, partition) else "mdlc"
     partition = partition if heuristic == "pdb" else None
     total = min(limits.max_nodes, budget)
-    best, nodes, optimal = "", 0, False
-    for weight in WEIGHTS:
+    best, nodes, optimal = incumbent, 0, False
+    for weight in weights:
         left = total - nodes
         if left <= 0:
             break
@@ -212,36 +218,52 @@ def _answer_small(
     budget: int,
     windows: bool,
 ) -> tuple[int, str, int, bool]:
-    """`_search_small`, with the corner windows (when `windows`) on its answers; on a square board
-    whose goal blank is on the main diagonal, also of the board mirrored about that diagonal (the
-    same puzzle, searched in another order), each with 1/PORTFOLIO of the budget: the shorter wins.
+    """`_search_small`, with the corner windows (when `windows`) on its answers.
 
+    On a square board whose goal blank is on the main diagonal, the heavy weights (down to
+    HEAVY_WEIGHTS[-1]) first run on the board and on its mirror image about that diagonal (the same
+    puzzle, searched in another order: the answers differ by several moves), each answer shortened
+    by the first window stage; the lighter weights and the other stages then go on from the shorter.
     Returns (status, moves, nodes, proved optimal).
     """
     views = [None]
-    if windows and PORTFOLIO > 1 and w == h and b % w == b // w:
+    if windows and PORTFOLIO and w == h and b % w == b // w:
         views.append(np.array([(c % w) * w + c // w for c in range(w * h)], np.int64))
-    best: tuple[int, str, int, bool] | None = None
     nodes = 0
-    for cell_map in views:
-        view = state if cell_map is None else transform_state(state, cell_map)
-        share = limits.remaining(nodes)
-        improve = _window_improver(view, b, w, h, share, partition, cache_dir) if windows else None
-        status, moves, used, optimal = _search_small(
-            view, w, h, b, share, cache_dir, partition, budget // len(views), improve
-        )
-        nodes += used
-        if improve is not None and status == kernels.FOUND and not optimal:
-            moves, used = improve(moves, CORNER_BUDGET // len(views), len(CORNER_STAGES))
+    weights, incumbent = WEIGHTS, ""
+    view, improve = state, None
+    if len(views) > 1:
+        best: tuple[str, np.ndarray, Callable[[str, int, int], tuple[str, int]]] | None = None
+        for cell_map in views:
+            candidate = state if cell_map is None else transform_state(state, cell_map)
+            share = limits.remaining(nodes)
+            improve = _window_improver(candidate, b, w, h, share, partition, cache_dir)
+            status, moves, used, optimal = _search_small(
+                candidate, w, h, b, share, cache_dir, partition, HEAVY_BUDGET, None, HEAVY_WEIGHTS
+            )  # fmt: skip
             nodes += used
-        if cell_map is not None:
-            moves = moves.translate(TRANSPOSED)
-        if best is None or (status == kernels.FOUND and (not best[1] or len(moves) < len(best[1]))):
-            best = (status, moves, 0, optimal)
-        if optimal:
-            break
-    assert best is not None
-    return best[0], best[1], nodes, best[3]
+            if status != kernels.FOUND:
+                continue
+            moves, used = improve(moves, min(HEAVY_WINDOWS, limits.max_nodes - nodes), 1)
+            nodes += used
+            if best is None or len(moves) < len(best[0]):
+                best = (moves, candidate, improve)
+        if best is not None:
+            incumbent, view, improve = best
+            weights = WEIGHTS[WEIGHTS.index(HEAVY_WEIGHTS[-1]) + 1 :]
+    if windows and improve is None:
+        improve = _window_improver(view, b, w, h, limits, partition, cache_dir)
+    status, moves, used, optimal = _search_small(
+        view, w, h, b, limits.remaining(nodes), cache_dir, partition, budget - nodes, improve,
+        weights, incumbent,
+    )  # fmt: skip
+    nodes += used
+    if improve is not None and status == kernels.FOUND and not optimal:
+        moves, used = improve(moves, limits.max_nodes - nodes, len(CORNER_STAGES))
+        nodes += used
+    if view is not state:
+        moves = moves.translate(TRANSPOSED)
+    return status, moves, nodes, optimal
 
 
 def bound_partitions(
