@@ -174,7 +174,7 @@ def _window_improver(
     """Two-way corner windows (`windows.two_way_windows`) searched by pattern-database IDA*: a
     function (moves, max_nodes, stages) -> (moves, nodes) running the first `stages` of
     CORNER_STAGES, for the anytime search to call on its answers."""
-    proved: set[tuple[bytes, bytes]] = set()  # windows known optimal, shared by every call
+    proved: dict[tuple[bytes, bytes], int] = {}  # windows known optimal, shared by every call
 
     def searcher(weight: tuple[int, int], cap: int) -> Search:
         def search(

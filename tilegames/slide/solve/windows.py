@@ -57,23 +57,23 @@ def two_way_windows(
     max_nodes: int,
     deadline: float,
     max_passes: int = 8,
-    proved: set[tuple[bytes, bytes]] | None = None,
+    proved: dict[tuple[bytes, bytes], int] | None = None,
 ) -> tuple[str, int]:
     """`moves` (from relabelled `state`, blank label `blank`) with stretches replaced by shorter paths,
     each stretch starting or ending where the blank is in a corner; see the module's docstring.
 
     Returns (moves, nodes searched); stops at `max_nodes`, at `deadline` (perf_counter seconds) or
-    after `max_passes` passes over all the window lengths. `proved` holds the (start, end) states of
-    stretches proved optimal, to skip them; pass the same set to later calls to share it.
+    after `max_passes` passes over all the window lengths. `proved` maps the (start, end) states of
+    searched stretches to a proved lower bound on their distance, to skip those that cannot be
+    shortened; pass the same dict to later calls to share it.
     """
     nodes = 0
-    proved = set() if proved is None else proved
+    proved = {} if proved is None else proved
     for _ in range(max_passes):
         improved = False
         for length in lengths:
             states = _states(state, blank, moves, width)
-            done: set[tuple[int, int]] = set()
-            k = 0
+            done: set[tuple[int, int]] = set()  # windows searched since the path last changed
             while True:
                 corners = _corner_indices(states, blank, width, height)
                 windows = [
@@ -82,13 +82,12 @@ def two_way_windows(
                     for window in ((max(0, j - length), j), (j, min(len(moves), j + length)))
                     if window[1] - window[0] >= 2 and window not in done
                 ]
-                if k >= len(windows):
+                if not windows:
                     break
-                i, j = windows[k]
-                k += 1
+                i, j = windows[0]
                 done.add((i, j))
                 key = (states[i].tobytes(), states[j].tobytes())
-                if key in proved:
+                if proved.get(key, 0) >= j - i:  # no shorter path between these two states
                     continue
                 left = max_nodes - nodes
                 if left <= 0 or time.perf_counter() > deadline:
@@ -102,14 +101,14 @@ def two_way_windows(
                 nodes += used
                 if better is None or len(better) >= j - i:
                     if exhausted:
-                        proved.add(key)
+                        proved[key] = j - i
                     continue
                 if not forwards:
                     better = reverse_moves(better)
                 moves = moves[:i] + better + moves[j:]
                 improved = True
                 states = _states(state, blank, moves, width)
-                done, k = set(), 0
+                done = set()
         if not improved:
             break
     return moves, nodes
