@@ -39,9 +39,8 @@ SHORTEN_BUDGET = 2_000_000
 SHORTEN_MAX_LENGTH = 400
 # Pattern-database windows (`windows.two_way_windows`, on 4×4 and 5×5), in stages: window lengths,
 # the weight of their searches ((1, 1): optimal windows) and the node cap of one window's search.
-# The first stage shortens each answer of weight WINDOWS_FROM or lighter as soon as it is found (so
-# the lighter weights after it prune against a shorter incumbent); all stages shorten the last one,
-# within CORNER_BUDGET nodes.
+# The first stage shortens each heavy answer (below); all stages shorten the last answer, within
+# CORNER_BUDGET nodes.
 CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
     ((40, 60), (1, 1), 1_000_000),
     ((80, 110), (4, 3), 1_000_000),
@@ -49,9 +48,9 @@ CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
     ((40, 60), (1, 1), 1_000_000),
 )
 CORNER_BUDGET = 8_000_000
-WINDOWS_FROM = (1, 1)
-# Linear conflicts in the weighted 5×5 searches (pattern databases): off, as a node costs 1.7× more
-# with them for about the same answers.
+# Linear conflicts in the weighted 5×5 searches (pattern databases): on. Off, a node costs 0.6× (1.7×
+# the nodes per second) but the lighter weights need the sharper bound (docs/benchmarks.md, round 4);
+# the lazy kernel reads them only where they can change a decision.
 FAST_LINEAR_CONFLICT = True
 # The heavy weights, run on the board and on its mirror image about the main diagonal (when that
 # keeps the goal) with at most HEAVY_BUDGET nodes each; the lighter ones go on from the shorter answer.
@@ -94,15 +93,12 @@ def _search_small(
     cache_dir: str | os.PathLike[str] | None,
     partition: str | None,
     budget: int = FAST_BUDGET,
-    improve: Callable[[str, int, int], tuple[str, int]] | None = None,
     weights: tuple[tuple[int, int], ...] = WEIGHTS,
     incumbent: str = "",
 ) -> tuple[int, str, int, bool]:
     """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers
     (than `incumbent`, a known answer, if given).
 
-    `improve(moves, max_nodes, 1)` -> (moves, nodes), if given, shortens each new answer at once (the
-    windows' first stage), so that the lighter weights after it prune against a shorter incumbent.
     Returns (status, moves, nodes, proved optimal).
     """
     if w * h <= 12:
@@ -129,10 +125,6 @@ def _search_small(
         if status == kernels.FOUND:
             best = moves
             optimal = weight == (1, 1)
-            light = weight[0] * WINDOWS_FROM[1] <= WINDOWS_FROM[0] * weight[1]
-            if improve is not None and not optimal and light and total > nodes:
-                best, used = improve(best, (total - nodes) // 2, 1)
-                nodes += used
         elif status == kernels.EXHAUSTED:  # every path shorter than `best` was searched
             optimal = bool(best)
         elif status == kernels.TIME_LIMIT or best:  # lighter weights would cost even more
@@ -239,7 +231,7 @@ def _answer_small(
             share = limits.remaining(nodes)
             improve = _window_improver(candidate, b, w, h, share, partition, cache_dir)
             status, moves, used, optimal = _search_small(
-                candidate, w, h, b, share, cache_dir, partition, HEAVY_BUDGET, None, HEAVY_WEIGHTS
+                candidate, w, h, b, share, cache_dir, partition, HEAVY_BUDGET, HEAVY_WEIGHTS
             )  # fmt: skip
             nodes += used
             if status != kernels.FOUND:
@@ -248,14 +240,15 @@ def _answer_small(
             nodes += used
             if best is None or len(moves) < len(best[0]):
                 best = (moves, candidate, improve)
+        improve = None  # the last view's, unless an answer was found
         if best is not None:
             incumbent, view, improve = best
             weights = WEIGHTS[WEIGHTS.index(HEAVY_WEIGHTS[-1]) + 1 :]
     if windows and improve is None:
         improve = _window_improver(view, b, w, h, limits, partition, cache_dir)
     status, moves, used, optimal = _search_small(
-        view, w, h, b, limits.remaining(nodes), cache_dir, partition, budget - nodes, improve,
-        weights, incumbent,
+        view, w, h, b, limits.remaining(nodes), cache_dir, partition, budget - nodes, weights,
+        incumbent,
     )  # fmt: skip
     nodes += used
     if improve is not None and status == kernels.FOUND and not optimal:
