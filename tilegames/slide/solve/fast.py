@@ -48,7 +48,7 @@ CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
     ((40, 60), (1, 1), 1_000_000),
 )
 CORNER_BUDGET = 8_000_000
-# Linear conflicts in the weighted 5×5 searches (pattern databases): on. Off, a node costs 0.6× (1.7×
+# Linear conflicts in the weighted 5×5 searches (pattern databases): on. Off, a node costs 0.6× (1.6×
 # the nodes per second) but the lighter weights need the sharper bound (docs/benchmarks.md, round 4);
 # the lazy kernel reads them only where they can change a decision.
 FAST_LINEAR_CONFLICT = True

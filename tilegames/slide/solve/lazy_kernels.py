@@ -5,7 +5,8 @@ linear conflict) for every node it generates. Most generated nodes are cut at on
 alone (a lower bound on the whole) already shows it for most of them. `ida_pdb_lazy` reads the
 reflected lookup and the linear conflicts only for a node the lookup does not cut, or whose full
 value could lower the next iteration's bound: the nodes visited, the cuts, the bounds, the paths and
-the node counts are exactly those of `ida_pdb` (tested), for about two thirds of the time.
+the node counts are exactly those of `ida_pdb` (tested), at about 1.2× the nodes per second on 5×5
+(`bench.slide_lazy_kernel`).
 """
 
 from __future__ import annotations
