@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 
 DATA = Path(__file__).parent / "data" / "korf_felner_24.txt"
+KORF_TAYLOR = {f"KF{n}" for n in range(1, 11)}  # the first ten of the 50 are Korf & Taylor's
 
 
 def korf_felner_24() -> list[tuple[int, int, int, list[int]]]:
@@ -168,17 +169,20 @@ def main() -> None:
         + " |"
     )
     print("| --- | --- | " + " | ".join("---" for _ in sides) + " |", flush=True)
-    stats = {s.name: {"KF": ([], [], []), "R": ([], [], [])} for s in sides}
+    stats = {s.name: {"KF": ([], [], []), "KT": ([], [], []), "R": ([], [], [])} for s in sides}
+    print(f"load average at the start: {os.getloadavg()}", flush=True)
     for name, tiles, best in cases:
         answers = [side.solve(tiles, args.timeout) for side in sides]
         lengths = [replayed(tiles, a["moves"]) for a in answers]
         reference = best if best is not None else max(a["lower_bound"] for a in answers)
         cells = []
+        kinds = ["KF", "KT"] if name in KORF_TAYLOR else ["KF"] if best is not None else ["R"]
         for side, answer, length in zip(sides, answers, lengths, strict=True):
-            ratios, walls, cpus = stats[side.name]["KF" if best is not None else "R"]
-            ratios.append(length / reference)
-            walls.append(answer["wall"])
-            cpus.append(answer["cpu"])
+            for kind in kinds:
+                ratios, walls, cpus = stats[side.name][kind]
+                ratios.append(length / reference)
+                walls.append(answer["wall"])
+                cpus.append(answer["cpu"])
             cells.append(
                 f"{length} ({100 * (length / reference - 1):+.1f} %), "
                 f"{answer['wall']:.2f} / {answer['cpu']:.2f}"
@@ -189,9 +193,11 @@ def main() -> None:
         side.close()
         for kind, label in (
             ("KF", "vs optimal (Korf & Felner's 50)"),
+            ("KT", "vs optimal (Korf & Taylor's ten, the first ten)"),
             ("R", "vs lower bound (random)"),
         ):
             summary(side.name, label, *stats[side.name][kind])
+    print(f"load average at the end: {os.getloadavg()}", flush=True)
     if args.optimal:
         optimal_solves(args.optimal)
 

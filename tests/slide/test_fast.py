@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -222,3 +223,22 @@ def test_weighted_search_below_an_incumbent_is_exact(heuristic, pdb_cache):
     replay = board.copy()
     replay.play(moves)
     assert replay.is_solved()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_answer_for_the_mirror_image_solves_the_board(seed):
+    """The portfolio's second view: the board mirrored about the main diagonal; its answer, with
+    the letters mirrored (`fast.TRANSPOSED`), solves the board itself."""
+    from tilegames.slide.solve.common import transform_state
+    from tilegames.slide.solve.fast import TRANSPOSED
+
+    board = random_board(3, 3, seed=seed)
+    state, blank = relabel(board, Board.solved(3, 3))
+    mirror = np.array([(c % 3) * 3 + c // 3 for c in range(9)], np.int64)
+    status, moves, _ = ida_relabelled(
+        transform_state(state, mirror), 3, 3, blank, Budget.of(None, None), heuristic="mdlc"
+    )
+    assert status == kernels.FOUND
+    replay = board.copy()
+    replay.play(list(moves.translate(TRANSPOSED)))
+    assert replay.is_solved() and len(moves) == solve(board).length

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -24,22 +25,41 @@ from tilegames.slide.solve.common import (
 from tilegames.slide.solve.ida import MAX_DEPTH, ida_relabelled, load_tables, uses_pdb
 from tilegames.slide.solve.pdb import tables_cached
 from tilegames.slide.solve.reduce import Reducer
-from tilegames.slide.solve.shorten import shorten, shorten_to_corners
+from tilegames.slide.solve.shorten import shorten
+from tilegames.slide.solve.windows import Search, two_way_windows
 
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
 WEIGHTS = ((2, 1), (9, 5), (5, 3), (8, 5), (3, 2), (7, 5), (4, 3), (5, 4), (6, 5), (1, 1))
-FAST_BUDGET = 45_000_000
+FAST_BUDGET = 28_000_000
 # Less on what is left of a bigger board: there the line-by-line reduction dominates the length.
 REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
-SHORTEN_BUDGET = 8_000_000
+SHORTEN_BUDGET = 2_000_000
 SHORTEN_MAX_LENGTH = 400
-# Pattern-database windows (`shorten.shorten_to_corners`, on 4×4 and 5×5): window lengths tried in
-# turn, the node cap of one window's search and of them all.
-CORNER_WINDOWS = (40, 60)
-CORNER_WINDOW_NODES = 3_000_000
-CORNER_BUDGET = 15_000_000
+# Pattern-database windows (`windows.two_way_windows`, on 4×4 and 5×5), in stages: window lengths,
+# the weight of their searches ((1, 1): optimal windows) and the node cap of one window's search.
+# The first stage shortens each heavy answer (below); all stages shorten the last answer, within
+# CORNER_BUDGET nodes.
+CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
+    ((40, 60), (1, 1), 1_000_000),
+    ((80, 110), (4, 3), 1_000_000),
+    ((80, 110), (6, 5), 1_000_000),
+    ((40, 60), (1, 1), 1_000_000),
+)
+CORNER_BUDGET = 8_000_000
+# Linear conflicts in the weighted 5×5 searches (pattern databases): on. Off, a node costs 0.6× (1.6×
+# the nodes per second) but the lighter weights need the sharper bound (docs/benchmarks.md, round 4);
+# the lazy kernel reads them only where they can change a decision.
+FAST_LINEAR_CONFLICT = True
+# The heavy weights, run on the board and on its mirror image about the main diagonal (when that
+# keeps the goal) with at most HEAVY_BUDGET nodes each; the lighter ones go on from the shorter answer.
+PORTFOLIO = True
+HEAVY_WEIGHTS = WEIGHTS[: WEIGHTS.index((3, 2)) + 1]
+HEAVY_BUDGET = 6_000_000
+HEAVY_WINDOWS = 1_500_000  # nodes for the first window stage on each heavy answer
+# Move letters of the mirror image about the main diagonal: a tile going up there goes left here.
+TRANSPOSED = str.maketrans("UDLR", "LRUD")
 # The stronger 5×5 databases: they give the lower bound when they are on disk (never built here).
 # Built once on request (`partition="6-6-6-6"`, or `python -m bench.slide_pdb_build 6-6-6-6`), about
 # 3 minutes of CPU. The search keeps 5-5-5-5-4 by default: measured on Korf & Felner's 50 instances
@@ -73,8 +93,11 @@ def _search_small(
     cache_dir: str | os.PathLike[str] | None,
     partition: str | None,
     budget: int = FAST_BUDGET,
+    weights: tuple[tuple[int, int], ...] = WEIGHTS,
+    incumbent: str = "",
 ) -> tuple[int, str, int, bool]:
-    """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers.
+    """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers
+    (than `incumbent`, a known answer, if given).
 
     Returns (status, moves, nodes, proved optimal).
     """
@@ -84,16 +107,19 @@ def _search_small(
     heuristic = "pdb" if uses_pdb(w, h, partition) else "mdlc"
     partition = partition if heuristic == "pdb" else None
     total = min(limits.max_nodes, budget)
-    best, nodes, optimal = "", 0, False
-    for weight in WEIGHTS:
+    best, nodes, optimal = incumbent, 0, False
+    for weight in weights:
         left = total - nodes
         if left <= 0:
             break
         share = left if not best else max(1, left // 2)  # later, lighter weights split the rest
         weight_budget = Budget(share, limits.deadline, limits.timeout)
+        lc = (
+            FAST_LINEAR_CONFLICT if heuristic == "pdb" and w * h > 16 and weight != (1, 1) else None
+        )
         status, moves, used = ida_relabelled(
             state, w, h, b, weight_budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
-            shorter_than=len(best) if best else MAX_DEPTH,
+            shorter_than=len(best) if best else MAX_DEPTH, linear_conflict=lc, lazy=True,
         )  # fmt: skip
         nodes += used
         if status == kernels.FOUND:
@@ -133,29 +159,104 @@ def _shorten(
     return shorten(state, b, text, w, h, max_nodes=budget, deadline=limits.deadline)
 
 
-def _corner_windows(
-    state: np.ndarray, b: int, text: str, w: int, h: int, limits: Budget, nodes: int,
+def _window_improver(
+    state: np.ndarray, b: int, w: int, h: int, limits: Budget,
     partition: str | None, cache_dir: str | os.PathLike[str] | None,
-) -> tuple[str, int]:  # fmt: skip
-    """`shorten.shorten_to_corners` with pattern-database IDA* windows, within the limits left."""
-    budget = min(CORNER_BUDGET, limits.max_nodes - nodes)
-    if budget <= 0 or _clock_passed(limits):
-        return text, 0
+) -> Callable[[str, int, int], tuple[str, int]]:  # fmt: skip
+    """Two-way corner windows (`windows.two_way_windows`) searched by pattern-database IDA*: a
+    function (moves, max_nodes, stages) -> (moves, nodes) running the first `stages` of
+    CORNER_STAGES, for the anytime search to call on its answers."""
+    proved: dict[tuple[bytes, bytes], int] = {}  # windows known optimal, shared by every call
 
-    def search(
-        start: np.ndarray, goal_blank: int, length: int, left: int
-    ) -> tuple[str | None, int]:
-        cap = Budget(min(left, CORNER_WINDOW_NODES), limits.deadline, limits.timeout)
-        status, moves, used = ida_relabelled(
-            start, w, h, goal_blank, cap, heuristic="pdb", partition=partition,
-            cache_dir=cache_dir, shorter_than=length,
-        )  # fmt: skip
-        return (moves if status == kernels.FOUND else None), used
+    def searcher(weight: tuple[int, int], cap: int) -> Search:
+        def search(
+            start: np.ndarray, goal_blank: int, length: int, left: int
+        ) -> tuple[str | None, int, bool]:
+            budget = Budget(min(left, cap), limits.deadline, limits.timeout)
+            status, moves, used = ida_relabelled(
+                start, w, h, goal_blank, budget, heuristic="pdb", partition=partition,
+                cache_dir=cache_dir, shorter_than=length, weight=weight,
+                linear_conflict=FAST_LINEAR_CONFLICT if w * h > 16 else None, lazy=True,
+            )  # fmt: skip
+            found = moves if status == kernels.FOUND else None
+            return found, used, status == kernels.EXHAUSTED
 
-    return shorten_to_corners(
-        state, b, text, w, h, search,
-        windows=CORNER_WINDOWS, max_nodes=budget, deadline=limits.deadline,
+        return search
+
+    def improve(moves: str, max_nodes: int, stages: int) -> tuple[str, int]:
+        nodes = 0
+        for lengths, weight, cap in CORNER_STAGES[:stages]:
+            left = min(max_nodes, CORNER_BUDGET) - nodes
+            if left <= 0 or _clock_passed(limits):
+                break
+            moves, used = two_way_windows(
+                state, b, moves, w, h, searcher(weight, cap), lengths=lengths,
+                max_nodes=left, deadline=limits.deadline, proved=proved,
+            )  # fmt: skip
+            nodes += used
+        return moves, nodes
+
+    return improve
+
+
+def _answer_small(
+    state: np.ndarray,
+    w: int,
+    h: int,
+    b: int,
+    limits: Budget,
+    cache_dir: str | os.PathLike[str] | None,
+    partition: str | None,
+    budget: int,
+    windows: bool,
+) -> tuple[int, str, int, bool]:
+    """`_search_small`, with the corner windows (when `windows`) on its answers.
+
+    On a square board whose goal blank is on the main diagonal, the heavy weights (down to
+    HEAVY_WEIGHTS[-1]) first run on the board and on its mirror image about that diagonal (the same
+    puzzle, searched in another order: the answers differ by several moves), each answer shortened
+    by the first window stage; the lighter weights and the other stages then go on from the shorter.
+    Returns (status, moves, nodes, proved optimal).
+    """
+    views = [None]
+    if windows and PORTFOLIO and w == h and b % w == b // w:
+        views.append(np.array([(c % w) * w + c // w for c in range(w * h)], np.int64))
+    nodes = 0
+    weights, incumbent = WEIGHTS, ""
+    view, improve = state, None
+    if len(views) > 1:
+        best: tuple[str, np.ndarray, Callable[[str, int, int], tuple[str, int]]] | None = None
+        for cell_map in views:
+            candidate = state if cell_map is None else transform_state(state, cell_map)
+            share = limits.remaining(nodes)
+            improve = _window_improver(candidate, b, w, h, share, partition, cache_dir)
+            status, moves, used, optimal = _search_small(
+                candidate, w, h, b, share, cache_dir, partition, HEAVY_BUDGET, HEAVY_WEIGHTS
+            )  # fmt: skip
+            nodes += used
+            if status != kernels.FOUND:
+                continue
+            moves, used = improve(moves, min(HEAVY_WINDOWS, limits.max_nodes - nodes), 1)
+            nodes += used
+            if best is None or len(moves) < len(best[0]):
+                best = (moves, candidate, improve)
+        improve = None  # the last view's, unless an answer was found
+        if best is not None:
+            incumbent, view, improve = best
+            weights = WEIGHTS[WEIGHTS.index(HEAVY_WEIGHTS[-1]) + 1 :]
+    if windows and improve is None:
+        improve = _window_improver(view, b, w, h, limits, partition, cache_dir)
+    status, moves, used, optimal = _search_small(
+        view, w, h, b, limits.remaining(nodes), cache_dir, partition, budget - nodes, weights,
+        incumbent,
     )  # fmt: skip
+    nodes += used
+    if improve is not None and status == kernels.FOUND and not optimal:
+        moves, used = improve(moves, limits.max_nodes - nodes, len(CORNER_STAGES))
+        nodes += used
+    if view is not state:
+        moves = moves.translate(TRANSPOSED)
+    return status, moves, nodes, optimal
 
 
 def bound_partitions(
@@ -207,9 +308,17 @@ def solve_fast(
         # The last board (at most 9 cells, a few thousand nodes) gets its own budget, so there is
         # always an answer.
         budget = Budget.of(None, None) if last else limits.remaining(nodes)
-        status, moves, used, optimal = _search_small(
+        # Windows aim at corner-blank states, so they read the corner goal's tables: already loaded
+        # when the goal blank is in a corner (never built just for the windows).
+        windows = (
+            not reducer.moves
+            and corner_transform(w, h, b) is not None
+            and sw * sh > 12
+            and uses_pdb(sw, sh, sub_partition)
+        )
+        status, moves, used, optimal = _answer_small(
             sub, sw, sh, sb, budget, cache_dir, sub_partition,
-            REDUCED_BUDGET if reducer.moves else FAST_BUDGET,
+            REDUCED_BUDGET if reducer.moves else FAST_BUDGET, windows,
         )  # fmt: skip
         nodes += used
         if status == kernels.FOUND:
@@ -218,18 +327,6 @@ def solve_fast(
         if last:  # pragma: no cover - an unlimited search of at most 9 cells cannot fail
             raise limits.error(status, nodes)
     text = cancel_inverses("".join(reducer.moves) + moves)
-    # Windows aim at corner-blank states, so they read the corner goal's tables: already loaded
-    # when the goal blank is in a corner (never built just for the windows).
-    corner_goal = corner_transform(w, h, b) is not None
-    if (
-        not optimal
-        and not reducer.moves
-        and corner_goal
-        and w * h > 12
-        and uses_pdb(w, h, partition)
-    ):
-        text, used = _corner_windows(state, b, text, w, h, limits, nodes, partition, cache_dir)
-        nodes += used
     if not optimal or reducer.moves:
         text, used = _shorten(state, b, text, w, h, limits, nodes)
         nodes += used
