@@ -117,9 +117,11 @@ def _search_small(
         lc = (
             FAST_LINEAR_CONFLICT if heuristic == "pdb" and w * h > 16 and weight != (1, 1) else None
         )
+        # The lazy kernel pays past 4×4 (linear conflicts); 4×4 keeps the ahead-of-time kernel, so a
+        # fresh process does not import numba.
         status, moves, used = ida_relabelled(
             state, w, h, b, weight_budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
-            shorter_than=len(best) if best else MAX_DEPTH, linear_conflict=lc, lazy=True,
+            shorter_than=len(best) if best else MAX_DEPTH, linear_conflict=lc, lazy=w * h > 16,
         )  # fmt: skip
         nodes += used
         if status == kernels.FOUND:
@@ -176,7 +178,7 @@ def _window_improver(
             status, moves, used = ida_relabelled(
                 start, w, h, goal_blank, budget, heuristic="pdb", partition=partition,
                 cache_dir=cache_dir, shorter_than=length, weight=weight,
-                linear_conflict=FAST_LINEAR_CONFLICT if w * h > 16 else None, lazy=True,
+                linear_conflict=FAST_LINEAR_CONFLICT if w * h > 16 else None, lazy=w * h > 16,
             )  # fmt: skip
             found = moves if status == kernels.FOUND else None
             return found, used, status == kernels.EXHAUSTED
@@ -218,11 +220,12 @@ def _answer_small(
     by the first window stage; the lighter weights and the other stages then go on from the shorter.
     Returns (status, moves, nodes, proved optimal).
     """
-    views = [None]
+    views: list[np.ndarray | None] = [None]
     if windows and PORTFOLIO and w == h and b % w == b // w:
         views.append(np.array([(c % w) * w + c // w for c in range(w * h)], np.int64))
     nodes = 0
-    weights, incumbent = WEIGHTS, ""
+    weights: tuple[tuple[int, int], ...] = WEIGHTS
+    incumbent = ""
     view, improve = state, None
     if len(views) > 1:
         best: tuple[str, np.ndarray, Callable[[str, int, int], tuple[str, int]]] | None = None

@@ -8,7 +8,6 @@ window proves the stretch optimal or finds a shorter one. The answer never gets 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import numpy as np
 
@@ -96,61 +95,4 @@ def shorten(
             moves = moves[:i] + better + moves[i + length :]
             states = _states(state, blank, moves, width)
             i = max(0, i - window // 2)
-    return moves, nodes
-
-
-def corner_ends(state: np.ndarray, blank: int, moves: str, width: int, height: int) -> list[int]:
-    """Indices of the states along `moves` whose blank sits in a corner (the last state included):
-    the ends a pattern-database window can aim at (the databases serve any corner goal)."""
-    corners = {0, width - 1, (height - 1) * width, height * width - 1}
-    steps = _blank_steps(width)
-    z = int(np.flatnonzero(state == blank)[0])
-    ends = []
-    for i, move in enumerate(moves):
-        z += steps[move]
-        if z in corners:
-            ends.append(i + 1)
-    return ends
-
-
-def shorten_to_corners(
-    state: np.ndarray,
-    blank: int,
-    moves: str,
-    width: int,
-    height: int,
-    search: Callable[[np.ndarray, int, int, int], tuple[str | None, int]],
-    *,
-    windows: tuple[int, ...],
-    max_nodes: int,
-    deadline: float,
-) -> tuple[str, int]:
-    """`moves` with long windows replaced by shorter paths, each window ending where the blank is in a
-    corner, so that `search(start, goal_blank, length, max_nodes)` (a pattern-database IDA* towards
-    the window's end, relabelled as the identity with its blank in `goal_blank`) can prove it optimal
-    or find a shorter one. Returns (moves, nodes); never longer, same end state.
-    """
-    nodes = 0
-    for window in windows:
-        end_index = 0
-        while True:
-            ends = corner_ends(state, blank, moves, width, height)
-            later = [j for j in ends if j > end_index and j >= 2]
-            if not later:
-                break
-            j = later[0]
-            end_index = j
-            i = max(0, j - window)
-            left = max_nodes - nodes
-            if left <= 0 or time.perf_counter() > deadline:
-                return moves, nodes
-            states = _states(state, blank, moves[:j], width)
-            end = states[j]
-            where = np.empty_like(end)
-            where[end] = np.arange(end.shape[0], dtype=end.dtype)
-            better, used = search(where[states[i]], int(where[blank]), j - i, left)
-            nodes += used
-            if better is not None and len(better) < j - i:
-                moves = moves[:i] + better + moves[j:]
-                end_index = i + len(better)
     return moves, nodes
