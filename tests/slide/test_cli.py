@@ -43,6 +43,14 @@ def test_solve_json_and_replay(capsys):
     assert board.is_solved() and payload["length"] == len(payload["moves"])
 
 
+def test_solve_text_is_the_length_then_the_letters_on_one_line(capsys):
+    assert main(["slide", "solve", "5 1 3/4 0 2/7 8 6"]) == 0
+    head, letters = capsys.readouterr().out.strip().split("\n")
+    board = Board.parse("5 1 3/4 0 2/7 8 6")
+    board.play(letters)
+    assert board.is_solved() and head == f"{len(letters)} moves (optimal)"
+
+
 def test_solve_to_another_goal(capsys):
     goal = "0 1 2/3 4 5/6 7 8"
     status, payload, _ = run(capsys, "solve", "1 0 2/3 4 5/6 7 8", "--goal", goal, "--json")

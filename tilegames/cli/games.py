@@ -60,6 +60,8 @@ class Game:
     """Adds the game's own flags to a shared verb ("new", "solve", "hint", "check")."""
     move_json: Callable[[Move], Any] = str
     move_text: Callable[[Move], str] = str
+    move_separator: str = "\n"
+    """Between the moves of a printed solution: a line each, or slide's letters run together."""
     board_text: Callable[[Board], str] = str
     extras: Callable[[Any], dict[str, Any]] = lambda solution: {}
     """Game-specific fields of a solution's JSON (klotski's two metrics, slide's lower bound)."""
@@ -132,10 +134,9 @@ def run_solve(game: Game, args: argparse.Namespace) -> int:
     }
     kind = "optimal" if solution.optimal else "not proved optimal"
     unit = getattr(solution, "metric", "moves")  # klotski counts in either metric
-    lines = [f"{solution.length} {unit} ({kind})", *(game.move_text(m) for m in solution.moves)]
-    if not solution.moves:
-        lines[0] = f"already solved: 0 {unit}"
-    emit(payload, args.json, "\n".join(lines))
+    moves = game.move_separator.join(game.move_text(m) for m in solution.moves)
+    text = f"{solution.length} {unit} ({kind})\n{moves}" if moves else f"already solved: 0 {unit}"
+    emit(payload, args.json, text)
     return DONE
 
 
