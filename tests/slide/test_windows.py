@@ -137,7 +137,7 @@ def test_property_pdb_windows_never_lengthen_and_replay(seed, steps, max_nodes, 
     def search(start: np.ndarray, goal_blank: int, length: int, left: int):
         status, found, used = ida_relabelled(
             start, 4, 4, goal_blank, Budget.of(left, None), heuristic="pdb", partition="5-5-5",
-            shorter_than=length, weight=(4, 3) if weighted else (1, 1), lazy=True,
+            shorter_than=length, weight=(4, 3) if weighted else (1, 1),
         )  # fmt: skip
         return (found if status == kernels.FOUND else None), used, status == kernels.EXHAUSTED
 

@@ -50,7 +50,7 @@ CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
 CORNER_BUDGET = 8_000_000
 # Linear conflicts in the weighted 5×5 searches (pattern databases): on. Off, a node costs 0.6× (1.6×
 # the nodes per second) but the lighter weights need the sharper bound (docs/benchmarks.md, round 4);
-# the lazy kernel reads them only where they can change a decision.
+# the kernel reads them only where they can change a decision.
 FAST_LINEAR_CONFLICT = True
 # The heavy weights, run on the board and on its mirror image about the main diagonal (when that
 # keeps the goal) with at most HEAVY_BUDGET nodes each; the lighter ones go on from the shorter answer.
@@ -117,11 +117,9 @@ def _search_small(
         lc = (
             FAST_LINEAR_CONFLICT if heuristic == "pdb" and w * h > 16 and weight != (1, 1) else None
         )
-        # The lazy kernel pays past 4×4 (linear conflicts); 4×4 keeps the ahead-of-time kernel, so a
-        # fresh process does not import numba.
         status, moves, used = ida_relabelled(
             state, w, h, b, weight_budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
-            shorter_than=len(best) if best else MAX_DEPTH, linear_conflict=lc, lazy=w * h > 16,
+            shorter_than=len(best) if best else MAX_DEPTH, linear_conflict=lc,
         )  # fmt: skip
         nodes += used
         if status == kernels.FOUND:
@@ -178,7 +176,7 @@ def _window_improver(
             status, moves, used = ida_relabelled(
                 start, w, h, goal_blank, budget, heuristic="pdb", partition=partition,
                 cache_dir=cache_dir, shorter_than=length, weight=weight,
-                linear_conflict=FAST_LINEAR_CONFLICT if w * h > 16 else None, lazy=w * h > 16,
+                linear_conflict=FAST_LINEAR_CONFLICT if w * h > 16 else None,
             )  # fmt: skip
             found = moves if status == kernels.FOUND else None
             return found, used, status == kernels.EXHAUSTED

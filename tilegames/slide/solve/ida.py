@@ -99,15 +99,13 @@ def ida_relabelled(
     cache_dir: str | os.PathLike[str] | None = None,
     shorter_than: int = MAX_DEPTH,
     linear_conflict: bool | None = None,
-    lazy: bool = False,
 ) -> tuple[int, str, int]:
     """IDA* on a relabelled state (goal = identity, blank label `blank`): (status, moves, nodes).
 
     Only solutions shorter than `shorter_than` are looked for (EXHAUSTED when there is none).
     On boards past 4×4 the PDB lookup is maxed with Manhattan + linear conflict, unless
-    `linear_conflict` says otherwise (without it a 5×5 node costs about 60 % of the time: the fast
-    solver's weighted searches drop it). `lazy` runs `lazy_kernels.ida_pdb_lazy`: the same search,
-    reading the reflected lookup and the linear conflicts only where they can change a decision.
+    `linear_conflict` says otherwise (the kernel reads the conflicts only for nodes the lookup does
+    not cut, so keeping them costs little).
 
     heuristic: "auto" (PDB where available, else Manhattan + linear conflict), "pdb", "mdlc",
     "manhattan". `weight` (num, den) turns it into weighted IDA* (f = g + h·num/den).
@@ -123,11 +121,7 @@ def ida_relabelled(
         cell_map, pdb, limits = load_tables(w, h, b, limits, partition, cache_dir=cache_dir)
         if cell_map is not None:
             state, b = transform_state(state, cell_map), 0
-        if lazy:
-            from tilegames.slide.solve.lazy_kernels import ida_pdb_lazy as kernel
-        else:
-            kernel = pdb_aot.ida_pdb
-        result, length, nodes = kernel(
+        result, length, nodes = pdb_aot.ida_pdb(
             state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.tables,
             pdb.refl, use_lc, wnum, wden, limits.max_nodes, limits.deadline, path,
         )  # fmt: skip
