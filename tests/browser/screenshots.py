@@ -1,6 +1,6 @@
 """Take the README's screenshots of the arcade: one per game, the home screen, a win, help, and a phone-sized view, in English and in Chinese (files ending in -zh).
 
-Run: .venv/bin/python tests/browser/screenshots.py [--out docs/screenshots] [--only progress]
+Run (from the repository root): .venv/bin/python -m tests.browser.screenshots [--out docs/screenshots] [--only progress]
 (`--only progress` takes just the progress and pause screens: levels, sizes, paused, a Klotski win, phone too.)
 It starts `tilegames serve` on a free port with a temporary database and drives Debian's chromium.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from tests.browser.kit import ARROW_KEYS, play_moves
 from tilegames import klotski, link, slide
 from tilegames.web.launch import ServerProcess
 
@@ -150,15 +151,6 @@ def shoot(page, url: str, out: Path, tag: str) -> None:
     page.set_viewport_size({"width": 1100, "height": 860})
 
 
-PLAY = """async ([id, moves]) => {
-  const player = localStorage.getItem('tilegames.player');
-  for (const move of moves) {
-    const r = await fetch(`/api/games/${id}/moves`, {method: 'POST', body: JSON.stringify({move}),
-      headers: {'content-type': 'application/json', 'x-player': player}});
-    if (!r.ok) return await r.text();
-  }
-  return 'ok';
-}"""
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1100, "height": 860}
 
@@ -168,14 +160,13 @@ def shoot_progress(page, url: str, out: Path, tag: str) -> None:
     # Klotski: 前呼后拥 won (all but the last move through the API, the last on the page): the win card.
     state = open_game(page, url, "klotski", {"layout": "前呼后拥"})
     moves = klotski.solve(klotski.Board.parse(state["board"]), "moves").moves
-    page.evaluate(PLAY, [state["id"], moves[:-1]])
+    play_moves(page, state["id"], moves[:-1])
     page.reload()
     wait_plies(page, len(moves) - 1)
     piece, steps = moves[-1].split(":")
     page.click(f"[data-piece='{piece}']")
     for index, step in enumerate(steps):
-        keys = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
-        page.keyboard.press(keys[step])
+        page.keyboard.press(ARROW_KEYS[step])
         wait_plies(page, len(moves) + index)
     page.wait_for_selector(".overlay .card.win")
     page.wait_for_timeout(1200)
@@ -194,7 +185,7 @@ def shoot_progress(page, url: str, out: Path, tag: str) -> None:
     # Lianliankan: a 6×4 cleared through the API, then the Sizes menu with its ✓ and top score.
     state = open_game(page, url, "link", {"width": 6, "height": 4, "kinds": 6, "gravity": False})
     pairs = link.solve(link.Board.parse(state["board"])).moves
-    page.evaluate(PLAY, [state["id"], [[list(a), list(b)] for a, b in pairs]])
+    play_moves(page, state["id"], [[list(a), list(b)] for a, b in pairs])
     for size, name in ((DESKTOP, "sizes"), (PHONE, "sizes-phone")):
         page.set_viewport_size(size)
         page.click("[data-action=sizes]")

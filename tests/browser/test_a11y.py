@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.kit import serious
 from tilegames import slide
 
 pytestmark = pytest.mark.browser
@@ -17,16 +17,6 @@ SCREENS = {
     "link": {"width": 6, "height": 4, "kinds": 6, "gravity": False},
 }
 VIEWPORTS = {"desktop": (1280, 800), "phone": (390, 844)}
-
-
-def serious(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now: rule, impact, first element."""
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']} {v['help']}"
-        for v in results.response["violations"]
-        if v["impact"] in {"serious", "critical"}
-    ]
 
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS
 from tilegames import slide
 
 pytestmark = pytest.mark.browser
-
-KEY = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 def solving_move(board_text: str) -> str:
@@ -47,7 +46,7 @@ def test_restart_asks_mid_game_then_replays_the_deal(play):
     game_id = play.open("slide", {"width": 3, "height": 3})
     start = play.state()
     board = slide.Board.parse(start["board"])
-    play.page.keyboard.press(KEY[next(iter(board.moves()))])
+    play.page.keyboard.press(ARROW_KEYS[next(iter(board.moves()))])
     play.wait_plies(1)
     play.press("restart")
     play.page.wait_for_selector(".overlay.ask, .overlay [data-dialog-action=no]")
@@ -66,7 +65,7 @@ def test_the_win_card_shares_the_result_and_the_deal(play, server):
     play.game_id()
     state = play.state()
     assert state["deal"] == deal
-    play.page.keyboard.press(KEY[solving_move(state["board"])])
+    play.page.keyboard.press(ARROW_KEYS[solving_move(state["board"])])
     play.page.wait_for_selector("[data-share]")
     text = play.page.input_value("[data-share]")
     assert f"#/slide?deal={deal}" in text and "1" in text
@@ -85,7 +84,7 @@ def test_a_best_without_a_record_shows_a_dash_not_null(play, server):
         "!document.querySelector('[data-action=hint]').hasAttribute('aria-busy')"
     )
     assert play.state()["hints"] == 1
-    play.page.keyboard.press(KEY[solving_move(state["board"])])
+    play.page.keyboard.press(ARROW_KEYS[solving_move(state["board"])])
     play.page.wait_for_selector(".overlay.win, .overlay [data-share]")
     assert "null" not in play.page.inner_text(".overlay")
     play.page.keyboard.press("Escape")

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS
 from tilegames import klotski, link, slide
 
 pytestmark = pytest.mark.browser
 TOOLBAR = ["undo", "redo", "hint", "solve", "pause"]
-ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 def deal(page, url: str, game: str, settings: dict) -> dict:
@@ -137,7 +137,7 @@ def test_slide_solved_board_looks_solved(play, page):
     board = slide.Board.parse(play.state()["board"])
     home_fill = None
     for index, letter in enumerate(slide.solve(board).moves):
-        page.keyboard.press(ARROW[letter])
+        page.keyboard.press(ARROW_KEYS[letter])
         play.wait_plies(index + 1)
         if home_fill is None and page.locator(".tile.home").count():
             home_fill = page.eval_on_selector(
@@ -214,7 +214,7 @@ def test_klotski_cao_cao_leaves_through_the_gate(play, page):
         piece, steps = move.split(":")
         page.click(f"[data-piece='{piece}']")
         for step in steps:
-            page.keyboard.press(ARROW[step])
+            page.keyboard.press(ARROW_KEYS[step])
             plies += 1
             play.wait_plies(plies)
     page.wait_for_selector(".overlay")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS
 from tilegames import klotski
 
 pytestmark = pytest.mark.browser
-ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 SHORT = ".BB./.BB./AACD/E..F"  # five moves from the win
 
 
@@ -21,7 +21,7 @@ def play_move(play, page, move: str) -> None:
     page.click(f"[data-piece='{piece}']")
     for step in steps:
         plies = play.plies()
-        page.keyboard.press(ARROW[step])
+        page.keyboard.press(ARROW_KEYS[step])
         play.wait_plies(plies + 1)
 
 

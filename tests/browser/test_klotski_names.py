@@ -5,19 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS, play_moves
 from tilegames import klotski
 from tilegames.klotski.layouts import NAMED_LAYOUTS
 
 pytestmark = pytest.mark.browser
-ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
-PLAY = """async ([id, moves]) => {
-  for (const move of moves) {
-    const r = await fetch(`/api/games/${id}/moves`, {method: 'POST', body: JSON.stringify({move}),
-      headers: {'content-type': 'application/json'}});
-    if (!r.ok) return await r.text();
-  }
-  return 'ok';
-}"""
 
 
 @pytest.fixture
@@ -75,7 +67,7 @@ def test_the_win_card_names_the_layout_and_the_next_one_in_english(localized, se
     state = server.api(f"/api/games/{game}")
     assert state["variant"] == "前呼后拥"
     moves = klotski.solve(klotski.Board.parse(state["board"]), "moves").moves
-    assert page.evaluate(PLAY, [game, moves[:-1]]) == "ok"
+    play_moves(page, game, moves[:-1])
     page.reload()
     page.wait_for_function(
         f"document.querySelector('[data-board]')?.dataset.plies === '{len(moves) - 1}'"
@@ -83,7 +75,7 @@ def test_the_win_card_names_the_layout_and_the_next_one_in_english(localized, se
     piece, steps = moves[-1].split(":")
     page.click(f"[data-piece='{piece}']")
     for done, step in enumerate(steps, start=len(moves)):
-        page.keyboard.press(ARROW[step])
+        page.keyboard.press(ARROW_KEYS[step])
         page.wait_for_function(f"document.querySelector('[data-board]').dataset.plies === '{done}'")
     page.wait_for_selector(".overlay .card.win")
     card = page.inner_text(".overlay .card.win")

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS
 from tilegames import slide
 
 pytestmark = pytest.mark.browser
-ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 @pytest.fixture
@@ -111,7 +111,7 @@ def test_moves_carry_the_ply_and_a_conflict_reloads_the_game(play, page):
         lambda r: bodies.append(json.loads(r.post_data)) if r.url.endswith("/moves") else None,
     )
     first = next(iter(board.moves()))
-    page.keyboard.press(ARROW[first])
+    page.keyboard.press(ARROW_KEYS[first])
     play.wait_plies(1)
     board.push(first)
     assert bodies[0]["ply"] == 0 and bodies[0]["move"] == first
@@ -132,7 +132,7 @@ def test_moves_carry_the_ply_and_a_conflict_reloads_the_game(play, page):
         ),
     )
     board.push(second)
-    page.keyboard.press(ARROW[next(iter(board.moves()))])
+    page.keyboard.press(ARROW_KEYS[next(iter(board.moves()))])
     play.wait_plies(2)  # the other tab's move shows after the refused one
     assert "changed elsewhere" in page.inner_text("[data-message]")
     assert page.locator("[data-toast=error]").count() == 0
@@ -156,7 +156,7 @@ def test_win_card_shows_a_new_record_and_the_previous_best(play, page):
 
     page.route("**/moves", with_record)
     for index, letter in enumerate(moves):
-        page.keyboard.press(ARROW[letter])
+        page.keyboard.press(ARROW_KEYS[letter])
         play.wait_plies(index + 1)
     page.wait_for_selector(".overlay [data-record=new]")
     text = page.inner_text(".overlay")

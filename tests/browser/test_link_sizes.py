@@ -3,33 +3,12 @@ player's top score, a choice deals that size (asking first in the middle of a ga
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
+from tests.browser.kit import play_moves, serious
 from tilegames import link
 
 pytestmark = pytest.mark.browser
-WIN = """async ([id, moves]) => {
-  const player = localStorage.getItem('tilegames.player');
-  let state = null;
-  for (const move of moves) {
-    const r = await fetch(`/api/games/${id}/moves`, {method: 'POST', body: JSON.stringify({move}),
-      headers: {'content-type': 'application/json', 'x-player': player}});
-    if (!r.ok) return await r.text();
-    state = await r.json();
-  }
-  return state;
-}"""
-
-
-def a11y():
-    """tests/browser/test_a11y.py as a module (its axe helper `serious`): test modules are not a package."""
-    spec = importlib.util.spec_from_file_location("a11y", Path(__file__).with_name("test_a11y.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def open_sizes(page):
@@ -45,7 +24,7 @@ def test_sizes_menu_marks_a_cleared_size_and_deals_the_one_chosen(play, page):
     game = play.open("link", {"width": 6, "height": 4, "kinds": 6, "gravity": False})
     state = play.state()
     pairs = link.solve(link.Board.parse(state["board"])).moves
-    won = page.evaluate(WIN, [game, [[list(a), list(b)] for a, b in pairs]])
+    won = play_moves(page, game, [[list(a), list(b)] for a, b in pairs])
     assert isinstance(won, dict) and won["status"] == "won", won
     score = won["view"]["score"]
 
@@ -104,7 +83,7 @@ def test_the_sizes_menu_speaks_the_page_language_and_passes_axe(browser, server,
         assert ("gravity" in header) if locale == "en-US" else ("重力" in header)
         label = card(page, "18x8", True).get_attribute("aria-label")
         assert label.startswith("18×8, " + ("gravity" if locale == "en-US" else "重力"))
-        assert a11y().serious(page) == []
+        assert serious(page) == []
         page.keyboard.press("Escape")
         page.wait_for_selector(".overlay", state="detached")
     finally:

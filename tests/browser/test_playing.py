@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS
 from tilegames import slide
 
 pytestmark = pytest.mark.browser
@@ -13,7 +14,6 @@ DELTA = {
     "L": (0, 1),
     "R": (0, -1),
 }  # the moving tile, seen from the blank
-ARROW = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 
 
 def tile_for(board: slide.Board, letter: str) -> int:
@@ -26,7 +26,7 @@ def one_move(play, page) -> slide.Board:
     """Make one move by keyboard; return the board after it."""
     board = slide.Board.parse(play.state()["board"])
     letter = next(iter(board.moves()))
-    page.keyboard.press(ARROW[letter])
+    page.keyboard.press(ARROW_KEYS[letter])
     play.wait_plies(1)
     board.push(letter)
     return board
@@ -158,7 +158,7 @@ def test_redo_reapplies_undone_moves_until_a_new_move(play, page):
             for m in board.moves()
             if not letters or m != {"U": "D", "D": "U", "L": "R", "R": "L"}[letters[-1]]
         )
-        page.keyboard.press(ARROW[letter])
+        page.keyboard.press(ARROW_KEYS[letter])
         play.wait_plies(index + 1)
         board.push(letter)
         letters.append(letter)
@@ -174,7 +174,9 @@ def test_redo_reapplies_undone_moves_until_a_new_move(play, page):
     assert page.is_disabled("[data-action=redo]")
     page.keyboard.press("u")
     play.wait_plies(2)
-    page.keyboard.press(ARROW[{"U": "D", "D": "U", "L": "R", "R": "L"}[letters[1]]])  # a new move
+    page.keyboard.press(
+        ARROW_KEYS[{"U": "D", "D": "U", "L": "R", "R": "L"}[letters[1]]]
+    )  # a new move
     play.wait_plies(3)
     assert page.is_disabled("[data-action=redo]")
 
@@ -192,7 +194,7 @@ def test_moves_faster_than_the_server_are_queued_in_order(play, page):
         board.push(letter)
         letters.append(letter)
     for letter in letters:  # no waiting between presses
-        page.keyboard.press(ARROW[letter])
+        page.keyboard.press(ARROW_KEYS[letter])
     play.wait_plies(6)
     assert play.state()["board"] == str(board)
 

@@ -4,33 +4,13 @@ ladder's next rung on the win card, the daily puzzle from the home screen."""
 from __future__ import annotations
 
 import datetime
-import importlib.util
-from pathlib import Path
 
 import pytest
 
+from tests.browser.kit import ARROW_KEYS, play_moves, serious
 from tilegames import klotski, slide
 
 pytestmark = pytest.mark.browser
-
-KEY = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
-PLAY = """async ([id, moves]) => {
-  const player = localStorage.getItem('tilegames.player');
-  for (const move of moves) {
-    const r = await fetch(`/api/games/${id}/moves`, {method: 'POST', body: JSON.stringify({move}),
-      headers: {'content-type': 'application/json', 'x-player': player}});
-    if (!r.ok) return await r.text();
-  }
-  return 'ok';
-}"""
-
-
-def a11y():
-    """tests/browser/test_a11y.py as a module (its axe helper `serious`): test modules are not a package."""
-    spec = importlib.util.spec_from_file_location("a11y", Path(__file__).with_name("test_a11y.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def open_levels(page):
@@ -54,7 +34,7 @@ def test_level_screen_marks_an_optimal_win_and_keeps_it_across_a_restart(page, t
         game_id = page.get_attribute("[data-board]", "data-game-id")
         board = server.api(f"/api/games/{game_id}")["board"]
         moves = klotski.solve(klotski.Board.parse(board), "moves").moves
-        assert page.evaluate(PLAY, [game_id, moves]) == "ok"
+        play_moves(page, game_id, moves)
         server.kill()
         server.start()
         page.reload()
@@ -73,7 +53,7 @@ def test_a_won_rung_offers_the_next_and_marks_the_ladder(play, server):
     game_id = play.game_id()
     state = play.state()
     for move in slide.solve(slide.Board.parse(state["board"])).moves:
-        play.page.keyboard.press(KEY[move])
+        play.page.keyboard.press(ARROW_KEYS[move])
     play.page.wait_for_selector("[data-dialog-action=next]")
     play.page.click("[data-dialog-action=next]")
     play.game_id(other_than=game_id)
@@ -96,8 +76,6 @@ def test_the_daily_puzzle_opens_from_the_home_screen(play, server):
 
 @pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
 def test_the_level_screen_and_home_pass_axe(browser, server, locale):
-    serious = a11y().serious
-
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, locale=locale, bypass_csp=True
     )
