@@ -29,7 +29,11 @@ def _options(verb: str, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--fast", action="store_true", help="near-optimal, for big boards")
         parser.add_argument(
             "--partition",
-            help="pattern databases for 4x4: 6-6-3 (default) or 7-8 (built once: ~3 min on 2 cores, 580 MB)",
+            help=(
+                "pattern databases: on 4x4 6-6-3 (default) or 7-8, on 5x5 5-5-5-5-4 (default) or"
+                " 6-6-6-6 (each built once: ~3 and ~2 min on 2 cores, 580 and 510 MB; used by"
+                " default once built)"
+            ),
         )
 
 

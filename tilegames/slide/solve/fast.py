@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from tilegames.slide.solve.windows import Search, two_way_windows
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
 WEIGHTS = ((2, 1), (9, 5), (5, 3), (8, 5), (3, 2), (7, 5), (4, 3), (5, 4), (6, 5), (1, 1))
-FAST_BUDGET = 28_000_000
+FAST_BUDGET = 20_000_000
 # Less on what is left of a bigger board: there the line-by-line reduction dominates the length.
 REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
@@ -47,24 +48,34 @@ CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
     ((80, 110), (6, 5), 1_000_000),
     ((40, 60), (1, 1), 1_000_000),
 )
-CORNER_BUDGET = 8_000_000
-# Linear conflicts in the weighted 5×5 searches (pattern databases): on. Off, a node costs 0.6× (1.6×
-# the nodes per second) but the lighter weights need the sharper bound (docs/benchmarks.md, round 4);
-# the kernel reads them only where they can change a decision.
+CORNER_BUDGET = 6_000_000
+# Linear conflicts in the weighted 5×5 searches over 5-5-5-5-4: on. Off, a node costs 0.6× but the
+# lighter weights need the sharper bound (docs/benchmarks.md, round 4); the kernel reads them only
+# where they can change a decision. Over the stronger 6-6-6-6 tables: off, as they add little to them
+# and at the same time the searches go further without (round 5).
 FAST_LINEAR_CONFLICT = True
-# The heavy weights, run on the board and on its mirror image about the main diagonal (when that
-# keeps the goal) with at most HEAVY_BUDGET nodes each; the lighter ones go on from the shorter answer.
+# On a square board whose goal blank is on the main diagonal, two searches run side by side, one per
+# core: on the board and on its mirror image about that diagonal (the same puzzle searched in another
+# order; the answers differ by several moves). Each has FAST_BUDGET nodes: the heavy weights (at most
+# HEAVY_BUDGET nodes), the first window stage on their answer (HEAVY_WINDOWS), then its own lighter
+# weights, each looking only for shorter answers with half of what is left, then every window stage.
+# The two lists of lighter weights differ, so that between them twice the weights are tried: the cost
+# of weighted IDA* is erratic (on one board 5/4 costs a fifth of 4/3, on another 5/4 does not finish).
 PORTFOLIO = True
 HEAVY_WEIGHTS = WEIGHTS[: WEIGHTS.index((3, 2)) + 1]
 HEAVY_BUDGET = 6_000_000
-HEAVY_WINDOWS = 1_500_000  # nodes for the first window stage on each heavy answer
+HEAVY_WINDOWS = 1_500_000
+LIGHT_WEIGHTS = (
+    ((7, 5), (4, 3), (5, 4), (6, 5), (1, 1)),
+    ((10, 7), (9, 7), (11, 9), (7, 6), (1, 1)),
+)
 # Move letters of the mirror image about the main diagonal: a tile going up there goes left here.
 TRANSPOSED = str.maketrans("UDLR", "LRUD")
-# The stronger 5×5 databases: they give the lower bound when they are on disk (never built here).
-# Built once on request (`partition="6-6-6-6"`, or `python -m bench.slide_pdb_build 6-6-6-6`), about
-# 3 minutes of CPU. The search keeps 5-5-5-5-4 by default: measured on Korf & Felner's 50 instances
-# (bench/slide_24.py), weighted IDA* gains nothing from 6-6-6-6's accuracy within the same budget,
-# as its lookups are slower (docs/benchmarks.md, "The 24-puzzle").
+# The stronger 5×5 databases (Korf & Felner's partition, with the reflected lookup): when they are on
+# disk, the 5×5 search and its lower bound use them instead of 5-5-5-5-4 (the fast solver never builds
+# them: about 2 minutes on 2 cores, 510 MB). Built once on request (`partition="6-6-6-6"`, or
+# `tilegames slide solve BOARD --fast --partition 6-6-6-6`). On Korf & Felner's 50 24-puzzles they
+# take the answers from +4.45 % to about +3 % above optimal (docs/benchmarks.md, round 5).
 STRONG_5X5 = "6-6-6-6"
 
 
@@ -77,6 +88,11 @@ def cancel_inverses(moves: str) -> str:
         else:
             out.append(move)
     return "".join(out)
+
+
+def _linear_conflict(w: int, h: int, partition: str | None) -> bool | None:
+    """Whether the weighted PDB searches past 4×4 add linear conflicts (None: the kernel's default)."""
+    return FAST_LINEAR_CONFLICT and partition != STRONG_5X5 if w * h > 16 else None
 
 
 def lower_bound(state: np.ndarray, width: int, height: int, blank: int) -> int:
@@ -95,9 +111,11 @@ def _search_small(
     budget: int = FAST_BUDGET,
     weights: tuple[tuple[int, int], ...] = WEIGHTS,
     incumbent: str = "",
+    persist: bool = False,
 ) -> tuple[int, str, int, bool]:
     """Anytime weighted IDA*: heavy weight first, then lighter ones looking only for shorter answers
-    (than `incumbent`, a known answer, if given).
+    (than `incumbent`, a known answer, if given). After a weight that runs out of nodes, the next
+    ones only with `persist`.
 
     Returns (status, moves, nodes, proved optimal).
     """
@@ -114,9 +132,7 @@ def _search_small(
             break
         share = left if not best else max(1, left // 2)  # later, lighter weights split the rest
         weight_budget = Budget(share, limits.deadline, limits.timeout)
-        lc = (
-            FAST_LINEAR_CONFLICT if heuristic == "pdb" and w * h > 16 and weight != (1, 1) else None
-        )
+        lc = _linear_conflict(w, h, partition) if heuristic == "pdb" and weight != (1, 1) else None
         status, moves, used = ida_relabelled(
             state, w, h, b, weight_budget, heuristic=heuristic, weight=weight, cache_dir=cache_dir, partition=partition,
             shorter_than=len(best) if best else MAX_DEPTH, linear_conflict=lc,
@@ -127,7 +143,9 @@ def _search_small(
             optimal = weight == (1, 1)
         elif status == kernels.EXHAUSTED:  # every path shorter than `best` was searched
             optimal = bool(best)
-        elif status == kernels.TIME_LIMIT or best:  # lighter weights would cost even more
+        elif status == kernels.TIME_LIMIT or (
+            best and not persist
+        ):  # lighter ones cost more, mostly
             break
         if optimal:
             break
@@ -176,7 +194,7 @@ def _window_improver(
             status, moves, used = ida_relabelled(
                 start, w, h, goal_blank, budget, heuristic="pdb", partition=partition,
                 cache_dir=cache_dir, shorter_than=length, weight=weight,
-                linear_conflict=FAST_LINEAR_CONFLICT if w * h > 16 else None,
+                linear_conflict=_linear_conflict(w, h, partition),
             )  # fmt: skip
             found = moves if status == kernels.FOUND else None
             return found, used, status == kernels.EXHAUSTED
@@ -199,6 +217,41 @@ def _window_improver(
     return improve
 
 
+def _answer_view(
+    state: np.ndarray,
+    w: int,
+    h: int,
+    b: int,
+    limits: Budget,
+    cache_dir: str | os.PathLike[str] | None,
+    partition: str | None,
+    budget: int,
+    light: tuple[tuple[int, int], ...] = LIGHT_WEIGHTS[0],
+) -> tuple[int, str, int, bool]:
+    """The heavy weights, the first window stage on their answer, the `light` weights looking for
+    shorter answers than that, then every window stage: (status, moves, nodes, proved optimal)."""
+    improve = _window_improver(state, b, w, h, limits, partition, cache_dir)
+    heavy = min(HEAVY_BUDGET, budget)
+    status, moves, nodes, optimal = _search_small(
+        state, w, h, b, limits, cache_dir, partition, heavy, HEAVY_WEIGHTS
+    )  # fmt: skip
+    weights = WEIGHTS
+    if status == kernels.FOUND and not optimal:
+        moves, used = improve(moves, min(HEAVY_WINDOWS, limits.max_nodes - nodes), 1)
+        nodes += used
+        weights = light
+    if not optimal and status != kernels.TIME_LIMIT:
+        status, moves, used, optimal = _search_small(
+            state, w, h, b, limits.remaining(nodes), cache_dir, partition, budget - nodes,
+            weights, moves if status == kernels.FOUND else "", persist=True,
+        )  # fmt: skip
+        nodes += used
+    if status == kernels.FOUND and not optimal:
+        moves, used = improve(moves, limits.max_nodes - nodes, len(CORNER_STAGES))
+        nodes += used
+    return status, moves, nodes, optimal
+
+
 def _answer_small(
     state: np.ndarray,
     w: int,
@@ -210,54 +263,35 @@ def _answer_small(
     budget: int,
     windows: bool,
 ) -> tuple[int, str, int, bool]:
-    """`_search_small`, with the corner windows (when `windows`) on its answers.
-
-    On a square board whose goal blank is on the main diagonal, the heavy weights (down to
-    HEAVY_WEIGHTS[-1]) first run on the board and on its mirror image about that diagonal (the same
-    puzzle, searched in another order: the answers differ by several moves), each answer shortened
-    by the first window stage; the lighter weights and the other stages then go on from the shorter.
-    Returns (status, moves, nodes, proved optimal).
+    """`_search_small`, or with `windows` `_answer_view`; on a square board whose goal blank is on
+    the main diagonal, `_answer_view` on the board and on its mirror image side by side (PORTFOLIO),
+    each with half the node limit. The shorter answer wins, the board's own on a tie, so the answer
+    never depends on which search ends first. Returns (status, moves, nodes, proved optimal).
     """
-    views: list[np.ndarray | None] = [None]
-    if windows and PORTFOLIO and w == h and b % w == b // w:
-        views.append(np.array([(c % w) * w + c // w for c in range(w * h)], np.int64))
-    nodes = 0
-    weights: tuple[tuple[int, int], ...] = WEIGHTS
-    incumbent = ""
-    view, improve = state, None
-    if len(views) > 1:
-        best: tuple[str, np.ndarray, Callable[[str, int, int], tuple[str, int]]] | None = None
-        for cell_map in views:
-            candidate = state if cell_map is None else transform_state(state, cell_map)
-            share = limits.remaining(nodes)
-            improve = _window_improver(candidate, b, w, h, share, partition, cache_dir)
-            status, moves, used, optimal = _search_small(
-                candidate, w, h, b, share, cache_dir, partition, HEAVY_BUDGET, HEAVY_WEIGHTS
-            )  # fmt: skip
-            nodes += used
-            if status != kernels.FOUND:
-                continue
-            moves, used = improve(moves, min(HEAVY_WINDOWS, limits.max_nodes - nodes), 1)
-            nodes += used
-            if best is None or len(moves) < len(best[0]):
-                best = (moves, candidate, improve)
-        improve = None  # the last view's, unless an answer was found
-        if best is not None:
-            incumbent, view, improve = best
-            weights = WEIGHTS[WEIGHTS.index(HEAVY_WEIGHTS[-1]) + 1 :]
-    if windows and improve is None:
-        improve = _window_improver(view, b, w, h, limits, partition, cache_dir)
-    status, moves, used, optimal = _search_small(
-        view, w, h, b, limits.remaining(nodes), cache_dir, partition, budget - nodes, weights,
-        incumbent,
-    )  # fmt: skip
-    nodes += used
-    if improve is not None and status == kernels.FOUND and not optimal:
-        moves, used = improve(moves, limits.max_nodes - nodes, len(CORNER_STAGES))
-        nodes += used
-    if view is not state:
-        moves = moves.translate(TRANSPOSED)
-    return status, moves, nodes, optimal
+    if not windows:
+        return _search_small(state, w, h, b, limits, cache_dir, partition, budget)
+    if not (PORTFOLIO and w == h and b % w == b // w):
+        return _answer_view(state, w, h, b, limits, cache_dir, partition, budget)
+    cell_map = np.array([(c % w) * w + c // w for c in range(w * h)], np.int64)
+    views = (state, transform_state(state, cell_map))
+    half = Budget(max(1, limits.max_nodes // 2), limits.deadline, limits.timeout)
+    with ThreadPoolExecutor(len(views)) as pool:
+        answers = list(
+            pool.map(
+                lambda i: _answer_view(
+                    views[i], w, h, b, half, cache_dir, partition, budget, LIGHT_WEIGHTS[i]
+                ),
+                range(len(views)),
+            )
+        )
+    nodes = sum(answer[2] for answer in answers)
+    found = [(len(answer[1]), i) for i, answer in enumerate(answers) if answer[0] == kernels.FOUND]
+    if not found:
+        return answers[0][0], "", nodes, False
+    _, i = min(found)
+    moves = answers[i][1] if i == 0 else answers[i][1].translate(TRANSPOSED)
+    # An answer proved optimal in either view makes the shortest one optimal too.
+    return kernels.FOUND, moves, nodes, any(answer[3] for answer in answers)
 
 
 def bound_partitions(
@@ -270,6 +304,21 @@ def bound_partitions(
     if square and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir):
         names.append(STRONG_5X5)
     return names
+
+
+def search_partition(
+    width: int,
+    height: int,
+    blank: int,
+    partition: str | None,
+    cache_dir: str | os.PathLike[str] | None,
+) -> str | None:
+    """The databases the search reads: `partition`, or by default on 5×5 with the goal blank in a
+    corner the stronger ones when they are already on disk (checking never builds them)."""
+    corner = (width, height) == (5, 5) and corner_transform(5, 5, blank) is not None
+    if partition is None and corner and tables_cached(5, 5, STRONG_5X5, cache_dir=cache_dir):
+        return STRONG_5X5
+    return partition
 
 
 def _clock_passed(limits: Budget) -> bool:
@@ -302,7 +351,9 @@ def solve_fast(
         reducer.reduce_to(side)
         sub, sw, sh, sb = reducer.sub_state()
         last = side == 3 or sw * sh <= 9
-        sub_partition = partition if _covers(partition, sw, sh) else None
+        sub_partition = search_partition(
+            sw, sh, sb, partition if _covers(partition, sw, sh) else None, cache_dir
+        )
         if sw * sh > 12 and uses_pdb(sw, sh, sub_partition):
             # Load (or build, once) the small board's databases before its clock starts.
             limits = load_tables(sw, sh, sb, limits, sub_partition, cache_dir=cache_dir)[2]

@@ -28,13 +28,13 @@ _MAGIC = b"TGPDB\x01"
 PARTITIONS: dict[tuple[int, int, str], tuple[tuple[int, ...], ...]] = {
     (4, 4, "6-6-3"): ((1, 4, 5, 8, 9, 12), (2, 3, 6, 7, 10, 11), (13, 14, 15)),
     (4, 4, "7-8"): ((1, 2, 3, 4, 5, 6, 7), (8, 9, 10, 11, 12, 13, 14, 15)),
-    # Korf & Felner's sizes for the 24-puzzle; the second group is the first's mirror image (derived,
-    # not built), the other two are their own mirror images.
+    # Korf & Felner's partition of the 24-puzzle. It is not its own mirror image about the main
+    # diagonal, so the reflected lookup reads four other patterns and adds to the bound.
     (5, 5, "6-6-6-6"): (
-        (2, 3, 4, 8, 9, 14),
-        (10, 15, 16, 20, 21, 22),
-        (1, 5, 6, 7, 11, 12),
-        (13, 17, 18, 19, 23, 24),
+        (1, 2, 5, 6, 7, 12),
+        (3, 4, 8, 9, 13, 14),
+        (10, 11, 15, 16, 20, 21),
+        (17, 18, 19, 22, 23, 24),
     ),
     (5, 5, "5-5-5-5-4"): (
         (1, 2, 5, 6, 7),

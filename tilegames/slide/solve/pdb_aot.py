@@ -27,6 +27,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -166,14 +167,18 @@ def start_build(directory: Path) -> None:
 
 def ida_pdb(*args: Any) -> tuple[int, int, int]:
     """`pdb_kernels.ida_pdb(*args)`: through the compiled extension when it is there, else the JIT kernel
-    (and the extension's build is started for next time)."""
+    (and the extension's build is started for next time).
+
+    Off the main thread always the JIT kernel: it releases the GIL, so searches in other threads run
+    beside it (the extension holds the GIL for the whole search)."""
     tables = args[8]
-    module = load()
-    if module is not None and len(tables) in GROUPS:
-        with contextlib.suppress(TypeError):  # argument types it was not compiled for
-            return getattr(module, f"ida_pdb_{len(tables)}")(*args)  # type: ignore[no-any-return]
-    if module is None and enabled() and len(tables) in GROUPS:
-        start_build(cache_directory())
+    if threading.current_thread() is threading.main_thread() and len(tables) in GROUPS:
+        module = load()
+        if module is not None:
+            with contextlib.suppress(TypeError):  # argument types it was not compiled for
+                return getattr(module, f"ida_pdb_{len(tables)}")(*args)  # type: ignore[no-any-return]
+        elif enabled():
+            start_build(cache_directory())
     from tilegames.slide.solve import pdb_kernels
 
     return pdb_kernels.ida_pdb(*args)  # type: ignore[no-any-return]

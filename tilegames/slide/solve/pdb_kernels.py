@@ -184,7 +184,7 @@ def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, tables, refl):
     return max(total, rtotal)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def ida_pdb(
     state0, w, h, b, group_of, glabels, gk, factors, tables, refl,
     use_lc, wnum, wden, max_nodes, deadline, path,
