@@ -464,7 +464,7 @@ class _Moves(_Core):
         A call that runs out of work (a big board) costs its budget for nothing, so the next
         ones wait until a few more pairs are gone; a finished one lets bigger boards try again."""
         budget = self.fall_work
-        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget)
+        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget, _NONE)
         self.clock()
         self.fall_work = _FALL_WORK
         if work > budget:
