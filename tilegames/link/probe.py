@@ -87,7 +87,7 @@ def probe(
         return bool(dead)
 
     def code(a: int, b: int) -> int:
-        return a * size + b if a < b else b * size + a
+        return int(a * size + b if a < b else b * size + a)
 
     def result(dead: bool, complete: bool) -> Probed:
         return Probed(dead, np.array(sorted(codes), np.int64) if codes else _NONE, spent, complete)
