@@ -31,23 +31,24 @@ from tilegames.common import Limits, SearchLimitError
 from tilegames.link import Board, deal, solve
 from tilegames.web.games.link import SIZES as LINK_SIZES
 
-Verdict = tuple[bool | None, int]
-"""(clearable: True, False, or None when the time limit stopped it; nodes)."""
+Verdict = tuple[bool | None, int, float]
+"""(clearable: True, False, or None when the time limit stopped it; nodes; CPU seconds)."""
 
 _WORKER = """
-import json, sys
+import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from tilegames.common import Limits, SearchLimitError
 from tilegames.link import Board, solve
 for line in sys.stdin:
     ask = json.loads(line)
     board = Board.parse(ask["board"], gravity=ask["gravity"])
+    cpu = time.process_time()
     try:
         result = solve(board, limits=Limits(timeout=ask["timeout"]))
         answer = [result is not None, result.nodes if result is not None else 0]
     except SearchLimitError as error:
         answer = [None, error.nodes]
-    print(json.dumps(answer), flush=True)
+    print(json.dumps(answer + [time.process_time() - cpu]), flush=True)
 """
 
 
@@ -77,8 +78,8 @@ class Before:
         ask = {"board": str(board), "gravity": board.gravity, "timeout": timeout}
         self.worker.stdin.write(json.dumps(ask) + "\n")
         self.worker.stdin.flush()
-        verdict, nodes = json.loads(self.worker.stdout.readline())
-        return verdict, nodes
+        verdict, nodes, cpu = json.loads(self.worker.stdout.readline())
+        return verdict, nodes, cpu
 
     def close(self) -> None:
         if self.worker.stdin is not None:
@@ -88,12 +89,14 @@ class Before:
 
 
 def new_solve(board: Board, timeout: float) -> Verdict:
-    """Today's solver as (clearable, nodes): None when its time limit stops it."""
+    """Today's solver as (clearable, nodes, CPU seconds): None when its time limit stops it."""
+    cpu = time.process_time()
     try:
         result = solve(board, limits=Limits(timeout=timeout))
     except SearchLimitError as error:
-        return None, error.nodes
-    return (result is not None), (result.nodes if result is not None else 0)
+        return None, error.nodes, time.process_time() - cpu
+    nodes = result.nodes if result is not None else 0
+    return (result is not None), nodes, time.process_time() - cpu
 
 
 def arcade_kinds(width: int, height: int) -> list[int]:
@@ -104,18 +107,19 @@ def arcade_kinds(width: int, height: int) -> list[int]:
 
 def run(boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout: float) -> dict:
     """Each board with each solver in turn (interleaved): verdict counts, times, nodes."""
-    stats = {name: [0, 0, 0, 0.0, 0, 0.0, []] for name in solvers}
-    # yes, no, undecided, slowest, most nodes, total seconds, undecided seeds
+    stats = {name: [0, 0, 0, 0.0, 0, 0.0, [], 0.0] for name in solvers}
+    # yes, no, undecided, slowest, most nodes, total seconds, undecided seeds, CPU seconds
     for seed, board in enumerate(boards):
         for name, solver in solvers.items():
             start = time.perf_counter()
-            verdict, nodes = solver(board, timeout)
+            verdict, nodes, cpu = solver(board, timeout)
             took = time.perf_counter() - start
             row = stats[name]
             row[{True: 0, False: 1, None: 2}[verdict]] += 1
             row[3] = max(row[3], took)
             row[4] = max(row[4], nodes)
             row[5] += took
+            row[7] += cpu
             if verdict is None:
                 row[6].append(seed)
     return stats
@@ -124,7 +128,8 @@ def run(boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout
 def table(configs, deals: int, timeout: float, solvers: dict[str, Callable[..., Verdict]]) -> None:
     print(
         "| size | kinds × copies | gravity | deals | solver | clearable | impossible | undecided "
-        "| mean | slowest | most nodes |\n|---|---|---|---|---|---|---|---|---|---|---|",
+        "| mean | mean CPU | slowest | most nodes | load |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         flush=True,
     )
     for width, height, kinds, gravity, clearable in configs:
@@ -135,12 +140,13 @@ def table(configs, deals: int, timeout: float, solvers: dict[str, Callable[..., 
         ]
         stats = run(boards, solvers, timeout)
         what = "constructed" if clearable else "random"
-        for name, (yes, no, undecided, slowest, nodes, total, seeds) in stats.items():
-            undecided_text = f"{undecided} (seeds {seeds[:8]})" if undecided else "0"
+        for name, (yes, no, undecided, slowest, nodes, total, seeds, cpu) in stats.items():
+            undecided_text = f"{undecided} (seeds {seeds[:40]})" if undecided else "0"
             print(
                 f"| {width}x{height} | {kinds} × {copies} | {'yes' if gravity else 'no'} "
                 f"| {deals} {what} | {name} | {yes} | {no} | {undecided_text} "
-                f"| {total / deals:.2f} s | {slowest:.2f} s | {nodes} |",
+                f"| {total / deals:.2f} s | {cpu / deals:.2f} s | {slowest:.2f} s | {nodes} "
+                f"| {os.getloadavg()[0]:.1f} |",
                 flush=True,
             )
 

@@ -40,7 +40,7 @@ def stacked_board(seed: int, ring: bool) -> Board:
 
 
 def proven(board: Board) -> bool:
-    return bool(doomed(board.grid(), _NONE, 10**9)[0])
+    return bool(doomed(board.grid(), _NONE, 10**9, _NONE)[0])
 
 
 def check_every_position(board: Board, seen: dict[str, bool]) -> int:
@@ -83,7 +83,7 @@ def test_floating_tiles_are_never_claimed_dead():
 def test_a_small_budget_claims_nothing():
     board = deal(24, 12, 72, 4, seed=2, gravity=True, solvable=False)
     assert proven(board)
-    assert not doomed(board.grid(), _NONE, 10)[0]
+    assert not doomed(board.grid(), _NONE, 10, _NONE)[0]
 
 
 def test_an_impossible_random_deal_is_proven_at_the_root():

@@ -42,7 +42,7 @@ _P2, _P4, _P6 = _matchings(2), _matchings(4), _matchings(6)
 
 
 @njit(cache=True)
-def _forbidden(forbid: np.ndarray, size: int, a: int, b: int) -> bool:
+def forbidden(forbid: np.ndarray, size: int, a: int, b: int) -> bool:
     code = a * size + b if a < b else b * size + a
     i = np.searchsorted(forbid, code)
     return i < forbid.shape[0] and forbid[i] == code
@@ -95,7 +95,7 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
             for i in range(m):
                 for j in range(i + 1, m):
                     a, b = cells[i], cells[j]
-                    allowed[i, j] = not _forbidden(forbid, size, a, b)
+                    allowed[i, j] = not forbidden(forbid, size, a, b)
                     conn[i, j] = allowed[i, j] and (
                         connect(grid, a // w, a % w, b // w, b % w, path) > 0
                     )
@@ -159,7 +159,7 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                     if work >= budget and found == 0:
                         return OVER, np.empty((0, 4), np.int64), work
                     work += 1
-                    if _forbidden(forbid, size, a, b):
+                    if forbidden(forbid, size, a, b):
                         continue
                     if connect(grid, a // w, a % w, b // w, b % w, path) > 0:
                         if found == rows.shape[0]:
@@ -250,7 +250,7 @@ def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
                 if j == i:
                     continue
                 b = pos[j]
-                if forbid.shape[0] and _forbidden(forbid, size, a, b):
+                if forbid.shape[0] and forbidden(forbid, size, a, b):
                     continue
                 work += 1
                 if work > budget:

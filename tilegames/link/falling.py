@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tilegames.link.dense import kind_spans
+from tilegames.link.dense import forbidden, kind_spans
 from tilegames.link.path import connect
 
 
@@ -48,9 +48,22 @@ def _walled(grid: np.ndarray, r: int, c: int) -> bool:
 
 
 @njit(cache=True)
-def doomed(grid: np.ndarray, hint: np.ndarray, budget: int) -> tuple[bool, np.ndarray, int]:
+def _fill(grid: np.ndarray, c: int, bottom: int, low: int, high: int, value: int) -> None:
+    """Set the cells of column c from `low` to `high - 1` tiles above the bottom to `value`."""
+    for i in range(low, high):
+        grid[bottom - i, c] = value
+
+
+@njit(cache=True)
+def doomed(
+    grid: np.ndarray, hint: np.ndarray, budget: int, forbid: np.ndarray
+) -> tuple[bool, np.ndarray, int]:
     """True when some tile can never go under gravity, whatever is played: (doomed, the cells
     of the tiles in the order they went, work).
+
+    `forbid` holds pairs no solution from `grid` plays (sorted codes `a * size + b`, a < b, of
+    the tiles' flat cells in `grid`; `dense`'s codes): a tile only goes with a partner it may
+    still be paired with, so a real play that avoids them is still a play of the relaxation.
 
     `grid` is padded (0 empty, -1 wall, > 0 kinds); tiles are tried in the order of the flat
     cells in `hint` first (the order that worked one move earlier: one pass instead of many).
@@ -88,6 +101,7 @@ def doomed(grid: np.ndarray, hint: np.ndarray, budget: int) -> tuple[bool, np.nd
     height = np.zeros(w, np.int64)
     for t in range(n):
         height[col[t]] += 1
+    tall = height.copy()
     relaxed = np.where(grid > 0, 1, grid).astype(grid.dtype)
     alive = np.ones(n, np.bool_)
     gone_in = np.zeros((w, h), np.int64)  # gone_in[c, i]: tile i of column c is gone (0/1)
@@ -105,30 +119,49 @@ def doomed(grid: np.ndarray, hint: np.ndarray, budget: int) -> tuple[bool, np.nd
             below_x = 0
             for i in range(idx[x]):
                 below_x += gone_in[cx, i]
+            above_x = 0
+            for i in range(idx[x] + 1, tall[cx]):
+                above_x += 1 - gone_in[cx, i]
             found = False
             for q in range(start[x], stop[x]):
                 y = order[q]
                 if y == x:
                     continue
+                if forbid.shape[0] and forbidden(
+                    forbid, h * w, (bottom - idx[x]) * w + cx, (bottom - idx[y]) * w + col[y]
+                ):
+                    continue
                 cy = col[y]
                 below_y = 0
                 for i in range(idx[y]):
                     below_y += gone_in[cy, i]
+                above_y = 0
+                for i in range(idx[y] + 1, tall[cy]):
+                    above_y += 1 - gone_in[cy, i]
                 for jx in range(idx[x], idx[x] - below_x - 1, -1):
                     rx = bottom - jx
+                    # x has jx tiles under it and at least above_x on it: its column that tall
+                    hx = max(height[cx], jx + 1 + above_x)
+                    _fill(relaxed, cx, bottom, height[cx], hx, 1)
                     walled = _walled(relaxed, rx, cx)
                     for jy in range(idx[y], idx[y] - below_y - 1, -1):
                         ry = bottom - jy
-                        if cx == cy and jx == jy:
-                            continue
+                        if cx == cy and (idx[y] - idx[x]) * (jy - jx) <= 0:
+                            continue  # a column keeps its order
                         if walled and abs(rx - ry) + abs(cx - cy) != 1:
                             continue  # no empty neighbour: only a tile next to it is reachable
                         work += 1
                         if work > budget:
+                            _fill(relaxed, cx, bottom, height[cx], hx, 0)
                             return False, gone[: n - left], work
-                        if connect(relaxed, rx, cx, ry, cy, path) > 0:
-                            found = True
+                        now = hx if cy == cx else height[cy]
+                        hy = max(now, jy + 1 + above_y)
+                        _fill(relaxed, cy, bottom, now, hy, 1)
+                        found = connect(relaxed, rx, cx, ry, cy, path) > 0
+                        _fill(relaxed, cy, bottom, now, hy, 0)
+                        if found:
                             break
+                    _fill(relaxed, cx, bottom, height[cx], hx, 0)
                     if found:
                         break
                 if found:

@@ -32,6 +32,7 @@ import numpy as np
 from tilegames.link import dense, falling
 from tilegames.link.dive import dive
 from tilegames.link.kernels import expand, remove_falling
+from tilegames.link.probe import probe
 
 Move = tuple[int, int, int, int]
 
@@ -100,6 +101,9 @@ _SHUFFLED = 3
 
 _RESTART = 64
 """Nodes of the first attempt of the pairing search; later ones get Luby multiples."""
+
+_PROBE_WORK = 3_000_000
+"""Path tests the probing of the pairings (`probe.probe`) may take at the root (about 0.5 s)."""
 
 
 def _luby(i: int) -> int:
@@ -307,7 +311,14 @@ class _Pairing(_Core):
         budgets grow without bound, so the search stays complete (seeded: deterministic).
         """
         grid, count, bits = self.grid.copy(), self.count.copy(), self.bits
+        root: list[int] = []
         for attempt in range(1, 1 << 30):
+            if attempt == 2:  # not quickly cleared: probe the pairings once, at the root
+                probed = probe(grid, False, _PROBE_WORK, clock=self.clock)
+                if probed.dead:
+                    return False
+                root = probed.forbid.tolist()
+                self.set_forbid(root)
             self.budget = self.nodes + _RESTART * _luby(attempt)
             try:
                 return self.attempt(line)
@@ -315,7 +326,7 @@ class _Pairing(_Core):
                 self.grid[:] = grid
                 self.count[:] = count
                 self.bits, self.left = bits, int(count.sum())
-                self.set_forbid([])
+                self.set_forbid(root)
                 line.clear()
                 self.rank = self.rng.permutation(len(self.count)).astype(np.int64)
                 self.shuffle = True  # after the first attempt: a kind's pairs in random order
@@ -464,7 +475,7 @@ class _Moves(_Core):
         A call that runs out of work (a big board) costs its budget for nothing, so the next
         ones wait until a few more pairs are gone; a finished one lets bigger boards try again."""
         budget = self.fall_work
-        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget)
+        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget, _NONE)
         self.clock()
         self.fall_work = _FALL_WORK
         if work > budget:
@@ -490,6 +501,8 @@ class _Moves(_Core):
             return False
         grid, count = self.grid.copy(), self.count.copy()
         for attempt in range(1, 1 << 30):
+            if attempt == 2 and probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
+                return False  # not quickly cleared: the pairings probed once, at the root
             if self.dives(_RESTART * 4 * _luby(attempt), line):
                 return True
             self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
