@@ -235,7 +235,7 @@ def _answer_view(
     status, moves, nodes, optimal = _search_small(
         state, w, h, b, limits, cache_dir, partition, heavy, HEAVY_WEIGHTS
     )  # fmt: skip
-    weights = WEIGHTS
+    weights: tuple[tuple[int, int], ...] = WEIGHTS
     if status == kernels.FOUND and not optimal:
         moves, used = improve(moves, min(HEAVY_WINDOWS, limits.max_nodes - nodes), 1)
         nodes += used
