@@ -25,19 +25,19 @@ OVER = 4
 """The work budget ran out before a move was found."""
 
 
-def _matchings(m: int) -> np.ndarray:
+def matchings(m: int) -> np.ndarray:
     """Every way to pair up tiles 0..m-1, one row each (pairs as consecutive entries)."""
     if m == 0:
         return np.zeros((1, 0), np.int64)
     rows = []
     for partner in range(1, m):
         rest = [t for t in range(1, m) if t != partner]
-        for sub in _matchings(m - 2).tolist():
+        for sub in matchings(m - 2).tolist():
             rows.append([0, partner] + [rest[t] for t in sub])
     return np.array(rows, np.int64)
 
 
-_P2, _P4, _P6 = _matchings(2), _matchings(4), _matchings(6)
+_P2, _P4, _P6 = matchings(2), matchings(4), matchings(6)
 """The pairings of a kind's last 2, 4 and 6 tiles (1, 3 and 15 of them)."""
 
 

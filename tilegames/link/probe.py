@@ -26,7 +26,7 @@ from tilegames.link import dense, falling
 
 _NONE = np.empty(0, np.int64)
 
-_MATCHINGS = {4: dense._P4, 6: dense._P6}
+_MATCHINGS = {m: dense.matchings(m) for m in (4, 6)}
 """The pairings of the kinds probed (of four and of six tiles)."""
 
 

@@ -222,8 +222,6 @@ class _Node:
     """Moves of this node now played (popped when the child fails)."""
     forbade: int = 0
     """Forbidden pairs this node added (the last child), 0 before it."""
-    extra: int = 0
-    """Forbidden pairs probing added on entering the node (kept for its whole subtree)."""
 
 
 class _Pairing(_Core):
@@ -276,17 +274,14 @@ class _Pairing(_Core):
         self.forbid_array = np.array(sorted(codes), np.int64) if codes else _NONE
 
     def enter(self, hint: np.ndarray) -> _Node | None:
-        """Visit the position on the board: its node, or None for a dead end.
-
-        Pairs that probing shows to lose are forbidden for the node's subtree (`extra`)."""
+        """Visit the position on the board: its node, or None for a dead end."""
         self.tick()
         key = self.key()
         if key in self.dead:
             return None
         doomed, hint, _ = dense.relax(self.grid, self.forbid_array, hint, _WORK)
         self.clock()
-        extra = 0
-        while not doomed:
+        if not doomed:
             status, moves, _ = dense.node(
                 self.grid, self.count, self.forbid_array, self.rank, _WORK
             )
@@ -295,11 +290,8 @@ class _Pairing(_Core):
                 status, moves, _ = dense.node(
                     self.grid, self.count, self.forbid_array, self.rank, 1 << 62
                 )
-            if status in (dense.DEAD, dense.STUCK):
-                break
-            return _Node(key, moves, status == dense.FORCED, hint, extra=extra)
-        if extra:
-            self.set_forbid(self.forbid[:-extra])
+            if status not in (dense.DEAD, dense.STUCK):
+                return _Node(key, moves, status == dense.FORCED, hint)
         self.remember(key)
         return None
 
@@ -365,8 +357,6 @@ class _Pairing(_Core):
             if node.forbade:
                 self.set_forbid(self.forbid[: -node.forbade])
             if node.forced or node.forbade:
-                if node.extra:
-                    self.set_forbid(self.forbid[: -node.extra])
                 self.remember(node.key)
                 stack.pop()
                 continue
