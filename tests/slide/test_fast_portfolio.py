@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import threading
 
-import numpy as np
 import pytest
 
 from tilegames.slide import Board, scramble
 from tilegames.slide.solve import fast, kernels, pdb_aot
-from tilegames.slide.solve.common import Budget, relabel, transform_state
+from tilegames.slide.solve.common import Budget, diagonal_mirror, relabel, transform_state
 from tilegames.slide.solve.ida import ida_relabelled, pattern_heuristic
 from tilegames.slide.solve.pdb import tables_cached
 
 CHEAP_5X5 = "4-4-4-4-4-4"  # built in a moment; stands in for 5-5-5-5-4 and 6-6-6-6
-MIRROR = np.array([(c % 5) * 5 + c // 5 for c in range(25)], np.int64)
 
 
 @pytest.mark.parametrize("seed", [3, 5, 15])  # a tie, the board shorter, the mirror shorter
@@ -35,7 +33,7 @@ def test_side_by_side_is_the_shorter_of_the_two_views_alone(seed, pdb_cache):
         fast._answer_view(
             view, 5, 5, blank, half, pdb_cache, CHEAP_5X5, budget, fast.LIGHT_WEIGHTS[i]
         )
-        for i, view in enumerate((state, transform_state(state, MIRROR)))
+        for i, view in enumerate((state, transform_state(state, diagonal_mirror(5, 5, blank))))
     ]
     assert status == kernels.FOUND and all(answer[0] == kernels.FOUND for answer in alone)
     assert nodes == alone[0][2] + alone[1][2]

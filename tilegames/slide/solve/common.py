@@ -87,6 +87,16 @@ def corner_transform(width: int, height: int, blank: int) -> np.ndarray | None:
     return (rows * width + cols).ravel().astype(np.int64)
 
 
+def diagonal_mirror(width: int, height: int, blank: int) -> np.ndarray | None:
+    """The reflection about the main diagonal (cell map), when it keeps the puzzle: a square board
+    with the goal blank cell `blank` on the diagonal; None otherwise."""
+    import numpy as np  # not at import time: a 3x3 solve never needs it
+
+    if width != height or blank % width != blank // width:
+        return None
+    return np.array([(c % width) * width + c // width for c in range(width * height)], np.int64)
+
+
 def transform_state(state: np.ndarray, cell_map: np.ndarray) -> np.ndarray:
     """The relabelled state seen through a symmetry: the tile of cell p goes to T(p), named T(label)."""
     import numpy as np  # not at import time: a 3x3 solve never needs it

@@ -20,6 +20,7 @@ from tilegames.slide.solve.common import (
     Budget,
     Solution,
     corner_transform,
+    diagonal_mirror,
     relabel,
     transform_state,
 )
@@ -270,18 +271,19 @@ def _answer_small(
     """
     if not windows:
         return _search_small(state, w, h, b, limits, cache_dir, partition, budget)
-    if not (PORTFOLIO and w == h and b % w == b // w):
+    mirror = diagonal_mirror(w, h, b) if PORTFOLIO else None
+    if mirror is None:
         return _answer_view(state, w, h, b, limits, cache_dir, partition, budget)
-    cell_map = np.array([(c % w) * w + c // w for c in range(w * h)], np.int64)
-    views = (state, transform_state(state, cell_map))
+    views = (state, transform_state(state, mirror))
     half = Budget(max(1, limits.max_nodes // 2), limits.deadline, limits.timeout)
     with ThreadPoolExecutor(len(views)) as pool:
         answers = list(
             pool.map(
-                lambda i: _answer_view(
-                    views[i], w, h, b, half, cache_dir, partition, budget, LIGHT_WEIGHTS[i]
+                lambda view, light: _answer_view(
+                    view, w, h, b, half, cache_dir, partition, budget, light
                 ),
-                range(len(views)),
+                views,
+                LIGHT_WEIGHTS,
             )
         )
     nodes = sum(answer[2] for answer in answers)

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from tilegames.common import Progress, cache_directory
+from tilegames.slide.solve.common import diagonal_mirror
 
 _MAGIC = b"TGPDB\x01"
 
@@ -123,10 +124,10 @@ class PatternDatabase:
         """The database of `cells`, the mirror image of this pattern about the main diagonal, derived
         from this one (seconds instead of a build); the board must be square, the blank on the
         diagonal."""
-        w, n = self.width, self.width * self.height
-        if w != self.height or self.blank % w != self.blank // w:
+        n = self.width * self.height
+        cell_map = diagonal_mirror(self.width, self.height, self.blank)
+        if cell_map is None:
             raise ValueError("mirroring needs a square board with the blank's goal on the diagonal")
-        cell_map = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
         where = {int(cell_map[c]): i for i, c in enumerate(self.cells)}
         if sorted(where) != sorted(cells):
             raise ValueError(f"{cells} is not the mirror image of {self.cells}")
@@ -311,11 +312,10 @@ class PatternHeuristic:
             glabels[g, : len(cells)] = cells
             factors[g, : len(cells)] = _factors(n, len(cells))
         tables = tuple(_read_only(db.table) for db in databases)
-        refl = np.zeros(0, np.int64)
         # The reflected state is legal and equally far from the goal only if the reflection maps the
         # board onto itself (square) and keeps the blank's goal cell (on the main diagonal).
-        if reflect and w == h and b % w == b // w:
-            refl = np.array([(c % w) * w + c // w for c in range(n)], np.int64)
+        mirror = diagonal_mirror(w, h, b) if reflect else None
+        refl = np.zeros(0, np.int64) if mirror is None else mirror
         return cls(
             w, h, b, groups, group_of, glabels,
             np.array([len(g) for g in groups], np.int64), factors, tables, refl,
