@@ -64,7 +64,7 @@ def both(module, cache, board: Board, partition: str, *, refl, lc, weight, nodes
         path = np.zeros(200, np.int64)
         got = kernel(
             state, board.width, board.height, blank, pdb.group_of, pdb.glabels, pdb.gk,
-            pdb.factors, pdb.tables, mirror, lc, weight[0], weight[1], nodes, deadline, path,
+            pdb.factors, pdb.tables, mirror, lc, weight[0], weight[1], nodes, deadline, path, 0.5,
         )  # fmt: skip
         outcomes.append((*got, path[: got[1]].tolist()))
     return outcomes

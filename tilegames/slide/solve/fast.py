@@ -33,7 +33,7 @@ from tilegames.slide.solve.windows import Search, two_way_windows
 # The anytime schedule of weights (f = g + h·num/den) and its node budget for the last small board:
 # small steps, so that each lighter weight has a fair chance to finish within half of what is left.
 WEIGHTS = ((2, 1), (9, 5), (5, 3), (8, 5), (3, 2), (7, 5), (4, 3), (5, 4), (6, 5), (1, 1))
-FAST_BUDGET = 18_000_000
+FAST_BUDGET = 22_000_000
 # Less on what is left of a bigger board: there the line-by-line reduction dominates the length.
 REDUCED_BUDGET = 15_000_000
 # Path shortening afterwards (`shorten.shorten`): its node budget, on solutions up to this length.
@@ -49,7 +49,7 @@ CORNER_STAGES: tuple[tuple[tuple[int, ...], tuple[int, int], int], ...] = (
     ((80, 110), (6, 5), 1_000_000),
     ((40, 60), (1, 1), 1_000_000),
 )
-CORNER_BUDGET = 5_500_000
+CORNER_BUDGET = 6_500_000
 # Linear conflicts in the weighted 5×5 searches over 5-5-5-5-4: on. Off, a node costs 0.6× but the
 # lighter weights need the sharper bound (docs/benchmarks.md, round 4); the kernel reads them only
 # where they can change a decision. Over the stronger 6-6-6-6 tables: off, as they add little to them

@@ -26,6 +26,10 @@ from tilegames.slide.solve.pdb import (
 )
 
 MAX_DEPTH = 1000
+# Controlled re-expansion in weighted PDB searches (`pdb_kernels.ida_pdb`'s `growth`): each iteration
+# lets back in at least half as many cut nodes as it searched. On Korf & Felner's 24-puzzles it finds
+# answers of the same lengths at a fraction of the nodes (docs/benchmarks.md, round 6).
+GROWTH = 0.5
 
 
 def pattern_heuristic(
@@ -123,7 +127,7 @@ def ida_relabelled(
             state, b = transform_state(state, cell_map), 0
         result, length, nodes = pdb_aot.ida_pdb(
             state, w, h, b, pdb.group_of, pdb.glabels, pdb.gk, pdb.factors, pdb.tables,
-            pdb.refl, use_lc, wnum, wden, limits.max_nodes, limits.deadline, path,
+            pdb.refl, use_lc, wnum, wden, limits.max_nodes, limits.deadline, path, GROWTH,
         )  # fmt: skip
     elif heuristic in ("mdlc", "manhattan"):
         from tilegames.slide.solve import kernels

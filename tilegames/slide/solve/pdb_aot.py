@@ -113,6 +113,7 @@ def build(directory: Path) -> Path:
                 arr(i64, 1, "C"), i64, i64, i64, arr(i64, 1, "C"), arr(i64, 2, "C"),
                 arr(i64, 1, "C"), arr(i64, 2, "C"), types.UniTuple(ro_u8, groups),  # type: ignore[no-untyped-call]
                 arr(i64, 1, "C"), types.boolean, i64, i64, i64, types.float64, arr(i64, 1, "C"),
+                types.float64,
             )  # fmt: skip
             cc.export(f"ida_pdb_{groups}", signature)(kernel)  # type: ignore[no-untyped-call]
         cc.compile()

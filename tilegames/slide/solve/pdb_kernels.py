@@ -184,10 +184,23 @@ def pdb_heuristic(state, w, h, b, group_of, glabels, gk, factors, tables, refl):
     return max(total, rtotal)
 
 
+@njit(cache=True)
+def controlled_bound(tally, bound, next_bound, target):
+    """The next iteration's bound under controlled re-expansion (IDA*_CR, Sarkar et al. 1991): the
+    least bound that lets at least `target` of the nodes this iteration cut back in (`tally[e]`:
+    the nodes cut at f = bound + e, the last entry for all beyond), and never below `next_bound`."""
+    seen = 0
+    for excess in range(1, tally.shape[0] - 1):
+        seen += tally[excess]
+        if seen >= target:
+            return max(next_bound, bound + excess)
+    return next_bound
+
+
 @njit(cache=True, nogil=True)
 def ida_pdb(
     state0, w, h, b, group_of, glabels, gk, factors, tables, refl,
-    use_lc, wnum, wden, max_nodes, deadline, path,
+    use_lc, wnum, wden, max_nodes, deadline, path, growth,
 ):  # fmt: skip
     """IDA* (weighted when wnum > wden) over additive disjoint pattern databases.
 
@@ -195,6 +208,14 @@ def ida_pdb(
     an involution fixing `b`) the heuristic is the max of the lookup and of the reflected state's
     lookup, where the reflected group g reads the tiles refl(g); with `use_lc` also the max with
     Manhattan + linear conflict (both admissible, so their max is). Returns (status, length, nodes).
+
+    Weighted and with `growth` > 0, the bound grows under controlled re-expansion
+    (`controlled_bound`): each iteration lets back in at least `growth` times as many cut nodes as
+    it searched. Weighted IDA*'s f-values are fine-grained (f = g·wden + h·wnum), so raising the
+    bound to the next f-value alone re-searches the tree once per unit of f: on Korf & Felner's
+    24-puzzles, 13 iterations of about 2.2× each to reach 37 M nodes at weight 4/3, where more than
+    half of all nodes are re-searches. Any bound sequence keeps the answers legal; with `growth` = 0
+    (and always unweighted) the bound is the next f-value, so unweighted answers stay optimal.
 
     Lazily: most generated nodes are cut, and the plain lookup (a lower bound on the whole heuristic)
     already shows it for most of them, so the reflected lookup and the linear conflicts are read only
@@ -250,8 +271,15 @@ def ida_pdb(
     nxt_dir = np.zeros(maxdepth + 1, np.int64)
     old_v = np.zeros(maxdepth + 1, np.int64)
     old_r = np.zeros(maxdepth + 1, np.int64)
+    controlled = wnum > wden and growth > 0
+    tally = np.zeros(256, np.int64)
+    child_v = np.zeros((maxdepth + 1, 4), np.int64)
+    child_index = np.zeros(4, np.int64)
+    child_group = np.zeros(4, np.int64)
     while True:
         next_bound = _INF
+        tally[:] = 0
+        searched = nodes
         depth = 0
         nxt_dir[0] = 0
         while True:
@@ -286,6 +314,25 @@ def ida_pdb(
                 continue
             d = nxt_dir[depth]
             nxt_dir[depth] = d + 1
+            if d == 0:
+                # The plain lookups of all the node's children at once, ranks first and reads
+                # after, so that the reads (mostly cache misses) overlap: 1.2× the nodes per second.
+                for dd in range(4):
+                    cell = _step(z, dd, w, h)
+                    child_group[dd] = -1
+                    if cell < 0 or (depth > 0 and dd == (path[depth - 1] ^ 1)):
+                        continue
+                    tile = state[cell]
+                    grp = group_of[tile]
+                    size = gk[grp]
+                    for i in range(size):
+                        other = glabels[grp, i]
+                        cells[i] = z if other == tile else pos[other]
+                    child_index[dd] = rank_cells(cells, size, n, factors[grp])
+                    child_group[dd] = grp
+                for dd in range(4):
+                    if child_group[dd] >= 0:
+                        child_v[depth, dd] = tables[child_group[dd]][child_index[dd]]
             if depth > 0 and d == (path[depth - 1] ^ 1):
                 continue
             s = _step(z, d, w, h)
@@ -298,7 +345,7 @@ def ida_pdb(
             pos[b] = s
             g = group_of[lab]
             old_v[depth] = val[g]
-            v = _group_value(g, pos, glabels, gk, n, factors, tables, refl, False, cells)
+            v = child_v[depth, d]
             total += v - val[g]
             val[g] = v
             nodes += 1
@@ -308,8 +355,11 @@ def ida_pdb(
             # The lookup alone: a lower bound on the full value, so on f.
             f = (depth + 1) * wden + total * wnum
             last = depth + 1 >= maxdepth
-            cut = depth + 1 + total > maxdepth or last or (f > bound and f >= next_bound)
+            dead = depth + 1 + total > maxdepth or last
+            cut = dead or (f > bound and f >= next_bound)
             full = not cut
+            if controlled and cut and not dead:
+                tally[min(f - bound, 255)] += 1
             if full:
                 g2 = group_of[refl[lab]] if use_refl else 0
                 if use_refl:
@@ -338,8 +388,10 @@ def ida_pdb(
                 f = (depth + 1) * wden + hval * wnum
                 dead = depth + 1 + hval > maxdepth
                 cut = dead or f > bound
-                if not dead and f > bound and f < next_bound:
-                    next_bound = f
+                if not dead and f > bound:
+                    next_bound = min(next_bound, f)
+                    if controlled:
+                        tally[min(f - bound, 255)] += 1
             if cut:
                 state[s] = lab
                 state[z] = b
@@ -371,4 +423,7 @@ def ida_pdb(
                 return TIME_LIMIT, 0, nodes
         if next_bound == _INF:
             return EXHAUSTED, 0, nodes
-        bound = next_bound
+        if controlled:
+            bound = controlled_bound(tally, bound, next_bound, growth * (nodes - searched))
+        else:
+            bound = next_bound
