@@ -316,7 +316,8 @@ def ida_pdb(
             nxt_dir[depth] = d + 1
             if d == 0:
                 # The plain lookups of all the node's children at once, ranks first and reads
-                # after, so that the reads (mostly cache misses) overlap: 1.2× the nodes per second.
+                # after, so that the reads overlap: about 1.15× the nodes per second over the
+                # 24-puzzle's 510 MB of tables (cache misses), the same over 4×4's (in the cache).
                 for dd in range(4):
                     cell = _step(z, dd, w, h)
                     child_group[dd] = -1
