@@ -273,7 +273,15 @@ def canonical(grid: np.ndarray) -> np.ndarray:
     under one labelling is known under every other (int16 cells: up to 32767 kinds)."""
     h, w = grid.shape
     out = np.zeros((h - 2) * (w - 2), np.int16)
-    seen = np.zeros(int(grid.max()) + 1, np.int64)
+    canonical_into(grid, np.zeros(int(grid.max()) + 1, np.int64), out)
+    return out
+
+
+@njit(cache=True)
+def canonical_into(grid: np.ndarray, seen: np.ndarray, out: np.ndarray) -> None:
+    """`canonical` written into `out`; `seen` is scratch (one entry per kind, 0 on entry and
+    on return)."""
+    h, w = grid.shape
     nxt = 0
     q = 0
     for r in range(1, h - 1):
@@ -284,5 +292,9 @@ def canonical(grid: np.ndarray) -> np.ndarray:
                     nxt += 1
                     seen[k] = nxt
                 out[q] = seen[k]
+            else:
+                out[q] = 0
             q += 1
-    return out
+    for r in range(1, h - 1):
+        for c in range(1, w - 1):
+            seen[max(grid[r, c], 0)] = 0

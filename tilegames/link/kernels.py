@@ -119,6 +119,14 @@ def remove_falling(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> np.n
     saved = np.empty((2, h), grid.dtype)
     saved[0] = grid[:, c1]
     saved[1] = grid[:, c2]
+    settle(grid, r1, c1, r2, c2)
+    return saved
+
+
+@njit(cache=True)
+def settle(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> None:
+    """Empty the two cells and let the tiles of their columns fall to the bottom (in place)."""
+    h = grid.shape[0]
     grid[r1, c1] = 0
     grid[r2, c2] = 0
     for c in (c1, c2):
@@ -129,4 +137,3 @@ def remove_falling(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> np.n
                 write -= 1
         for r in range(write, 0, -1):
             grid[r, c] = 0
-    return saved

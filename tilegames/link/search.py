@@ -13,11 +13,13 @@ With gravity tiles fall and a removal can block, so the search is the depth-firs
 moves (`kernels.expand`: safe moves that make nothing fall, fewest-left kinds first), memoised by
 the grid with its kinds renumbered in reading order (`dense.canonical`), with dead ends proven
 by the relaxation that tracks where tiles may have fallen (`falling.doomed`: in full at the
-root, with a small work budget below it, skipped on boards where that budget ran out).
+root, with a small work budget below it, skipped on boards where that budget ran out). Its loop
+is compiled (`depth.run`) and called for about 5 ms at a time.
 
-Limits: the clock is read at every node, and every kernel call gets a work budget (path tests),
-so a node on a huge board cannot run far past the deadline; the memo stops growing at
-`memo_cap` entries (it only speeds the search up, so a full memo costs time, not correctness).
+Limits: the clock is read at every node of the pairing search and between the move search's
+kernel calls, and every kernel call gets a work budget (path tests), so a node on a huge board
+cannot run far past the deadline; the memo stops growing at `memo_cap` entries (it only speeds
+the search up, so a full memo costs time, not correctness).
 """
 
 from __future__ import annotations
@@ -29,9 +31,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tilegames.link import dense, falling
+from tilegames.link import dense, depth, falling
 from tilegames.link.dive import dive
-from tilegames.link.kernels import expand, remove_falling
 from tilegames.link.probe import probe
 
 Move = tuple[int, int, int, int]
@@ -77,6 +78,13 @@ class _Limit(Exception):
 class _Restart(Exception):
     """Raised inside the pairing search when one attempt's node budget is spent."""
 
+
+_PAUSE = 0.005
+"""Seconds of the move search per call of its kernel, about (the clock is read between calls;
+the nodes per call double or halve to keep to it)."""
+
+_MEMO_ROWS = 1 << 22
+"""At most this many dead positions in the move search's memo (its index has twice the slots)."""
 
 _FALL_WORK = 4000
 """Path tests the relaxation under gravity may take at a node below the root (about 0.4 ms)."""
@@ -377,20 +385,9 @@ class _Pairing(_Core):
             fresh = True
 
 
-@dataclass
-class _Frame:
-    """One node of the move search: its moves, the next one to try, the undo of the current."""
-
-    key: Any
-    moves: np.ndarray
-    forced: int
-    hint: np.ndarray
-    index: int = 0
-    undo: Any = None
-
-
 class _Moves(_Core):
-    """The depth-first search over moves (gravity, or the plain baseline)."""
+    """The depth-first search over moves (gravity, or the plain baseline), run by the compiled
+    kernel `depth.run` a few nodes per call, with the clock read between calls."""
 
     def __init__(
         self, grid: np.ndarray, gravity: bool, safe: bool, memo: bool, memo_cap: int
@@ -398,38 +395,52 @@ class _Moves(_Core):
         super().__init__(grid, memo, memo_cap)
         self.gravity = gravity
         self.safe = safe
-        self.prove = safe and not gravity
-        self.fall = safe and gravity
-        self.fall_work = _WORK
-        """Path tests the gravity relaxation may take at a node (all of _WORK at the root)."""
-        self.fall_above = self.left
-        """Tiles above which the relaxation is skipped: it ran out of work on a board this big."""
-        self.hint = _NONE
-        self.shuffle = False
         self.rng = np.random.default_rng(0)
+        cells = (grid.shape[0] - 2) * (grid.shape[1] - 2)
         if gravity:
-            self.memo_cap = min(memo_cap, _MEMO_BYTES // (grid.size + 64))
+            self.memo_cap = min(memo_cap, _MEMO_BYTES // (cells + 64))
+        self.memo_cap = min(self.memo_cap, _MEMO_ROWS)
+        pairs = self.left // 2 + 2
+        self.flags = np.zeros(12, np.int64)
+        f = self.flags
+        f[depth.GRAVITY], f[depth.SAFE], f[depth.MEMO] = gravity, safe, memo
+        f[depth.ORDER] = safe or memo
+        f[depth.PROVE], f[depth.FALL] = safe and not gravity, safe and gravity
+        f[depth.FALL_MOVES], f[depth.FALL_STEP] = _FALL_MOVES, _FALL_STEP
+        f[depth.WORK], f[depth.FALL_WORK], f[depth.CAP] = _WORK, _FALL_WORK, self.memo_cap
+        self.state = np.zeros(10, np.int64)
+        self.state[depth.BUDGET_FALL] = _WORK  # all of it at the first node
+        self.state[depth.FALL_ABOVE] = self.left
+        self.state[depth.RNG] = 0x2545F4914F6CDD1D
+        self.frames = np.zeros((pairs, 5), np.int64)
+        self.moves = np.zeros((pairs * 16, 4), np.int64)
+        self.line = np.zeros((pairs, 4), np.int64)
+        self.kinds = np.zeros(pairs, np.int64)
+        self.undo = np.zeros((pairs, 2, grid.shape[0]), grid.dtype)
+        self.hint = np.zeros(max(self.left, 1), np.int64)
+        dtype = np.uint8 if len(self.count) <= 256 else np.int16
+        self.key = np.zeros(cells, dtype)
+        self.hashes = np.zeros(0, np.uint64)
+        self.keys = np.zeros((0, cells), dtype)
+        self.index = np.full(2, -1, np.int64)
+        if memo:
+            self.grow_memo()
+        self.scratch = np.zeros(len(self.count), np.int64)
 
-    def remove(self, r1: int, c1: int, r2: int, c2: int) -> tuple[int, np.ndarray | None]:
-        grid = self.grid
-        kind = int(grid[r1, c1])
-        self.count[kind] -= 2
-        self.left -= 2
-        if self.gravity:
-            return kind, remove_falling(grid, r1, c1, r2, c2)
-        grid[r1, c1] = grid[r2, c2] = 0
-        return kind, None
+    def grow_memo(self) -> None:
+        """Make room for more dead positions (4,096 at first, then twice as many each time)."""
+        used = self.remembered()
+        rows = min(max(2 * len(self.hashes), 4096), self.memo_cap)
+        self.hashes = np.concatenate([self.hashes[:used], np.zeros(rows - used, np.uint64)])
+        self.keys = np.concatenate(
+            [self.keys[:used], np.zeros((rows - used, len(self.key)), self.key.dtype)]
+        )
+        self.index = np.full(1 << (2 * rows).bit_length(), -1, np.int64)
+        depth.reindex(self.index, self.hashes, used)
 
-    def restore(self, move: Any, undo: tuple[int, np.ndarray | None]) -> None:
-        kind, saved = undo
-        r1, c1, r2, c2 = (int(v) for v in move)
-        self.count[kind] += 2
-        self.left += 2
-        if saved is None:
-            self.grid[r1, c1] = self.grid[r2, c2] = kind
-        else:
-            self.grid[:, c2] = saved[1]
-            self.grid[:, c1] = saved[0]
+    def remembered(self) -> int:
+        """Dead positions in the memo."""
+        return int(self.state[depth.USED])
 
     def dives(self, nodes: int, line: list[Move]) -> bool:
         """Greedy dives from the grid for about `nodes` nodes (one per pair played): True with
@@ -453,32 +464,16 @@ class _Moves(_Core):
                 return True
         return False
 
-    def worth_falling(self, moves: int, forced: int) -> bool:
-        """Is the relaxation worth its cost below the root? Not on a big board where it ran out of work,
-        not before a safe macro move (its child is asked), and not with few moves: the search
-        itself finds such a dead end in a few nodes, sooner than the proof."""
-        return not forced and moves >= _FALL_MOVES and self.left <= self.fall_above
-
     def falling(self) -> bool:
-        """The relaxation under gravity at this node: True for a proven dead end.
-
-        A call that runs out of work (a big board) costs its budget for nothing, so the next
-        ones wait until a few more pairs are gone; a finished one lets bigger boards try again."""
-        budget = self.fall_work
-        dead, self.hint, work = falling.doomed(self.grid, self.hint, budget, _NONE)
+        """The relaxation under gravity in full at the root: True for a proven dead end."""
+        dead, hint, work = falling.doomed(self.grid, _NONE, _WORK, _NONE)
         self.clock()
-        self.fall_work = _FALL_WORK
-        if work > budget:
-            self.fall_above = self.left - _FALL_STEP
-        else:
-            self.fall_above = max(self.fall_above, self.left + 2)
-        return dead
-
-    def key(self) -> bytes:
-        if self.gravity:
-            cells = dense.canonical(self.grid)
-            return bytes((cells.astype(np.uint8) if len(self.count) <= 256 else cells).tobytes())
-        return (self.grid[1:-1, 1:-1] > 0).tobytes()
+        self.hint[: len(hint)] = hint
+        self.state[depth.HINT] = len(hint)
+        self.state[depth.BUDGET_FALL] = _FALL_WORK
+        if work > _WORK:
+            self.state[depth.FALL_ABOVE] = self.left - _FALL_STEP
+        return bool(dead)
 
     def run(self, line: list[Move]) -> bool:
         """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
@@ -493,7 +488,7 @@ class _Moves(_Core):
         for attempt in range(1, 1 << 30):
             if attempt == 2 and probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
                 return False  # not quickly cleared: the pairings probed once, at the root
-            if self.dives(_RESTART * 4 * _luby(attempt), line):
+            if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
             self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
             try:
@@ -503,65 +498,55 @@ class _Moves(_Core):
                 self.count[:] = count
                 self.left = int(count.sum())
                 line.clear()
-                self.shuffle = True
+                self.flags[depth.SHUFFLE] = 1
         raise AssertionError("unreachable")
 
     def attempt(self, line: list[Move]) -> bool:
-        """Depth-first search with an explicit stack (a big board is deeper than Python's limit)."""
-        stack: list[_Frame] = []
-        fresh = True
+        """One depth-first search from the grid, about `_PAUSE` seconds per call of the kernel."""
+        state = self.state
+        state[depth.NODES] = self.nodes
+        state[depth.DEPTH] = state[depth.LINE] = state[depth.TOP] = 0
+        state[depth.LEFT] = self.left
+        budget = -1 if self.budget is None else self.budget
+        chunk = 1
         while True:
-            if fresh:
-                fresh = False
-                self.tick()
-                if not self.left:
-                    return True
-                key = self.key() if self.memo else None
-                dead = key is not None and key in self.dead
-                if not dead and self.prove:  # the relaxation (no gravity): a proof of a dead end
-                    dead, self.hint, _ = dense.relax(self.grid, _NONE, self.hint, _WORK)
-                    if dead and key is not None:
-                        self.remember(key)
-                if not dead:
-                    found, forced = expand(
-                        self.grid, self.count, self.gravity, self.safe, self.safe or self.memo
-                    )
-                    self.clock()
-                    if self.fall and self.worth_falling(len(found), forced) and self.falling():
-                        dead = True  # the relaxation under gravity: a proof of a dead end
-                        if key is not None:
-                            self.remember(key)
-                if not dead:
-                    if self.shuffle and not forced and len(found) > 1:
-                        top = min(len(found), _SHUFFLED)
-                        found[:top] = found[self.rng.permutation(top)]
-                    frame = _Frame(key, found.astype(np.int16), forced, _NONE)
-                    stack.append(frame)
-                    if forced:  # the safe macro move, the only child
-                        frame.undo = [self.remove(*(int(v) for v in m)) for m in frame.moves]
-                        frame.index = len(frame.moves)
-                        line.extend(_move(m) for m in frame.moves)
-                        fresh = True
-                        continue
-            if not stack:
+            pause = self.nodes + chunk
+            if self.max_nodes is not None:
+                pause = min(pause, self.max_nodes)
+            started = time.perf_counter()
+            status = self.step(budget, pause)
+            self.nodes = int(state[depth.NODES])
+            took = time.perf_counter() - started  # keep calls near _PAUSE seconds
+            if took < _PAUSE:
+                chunk = min(chunk * 2, 1 << 16)
+            elif took > 2 * _PAUSE:
+                chunk = max(1, chunk // 2)
+            if status == depth.SOLVED:
+                line.extend(_move(m) for m in self.line[: state[depth.LINE]])
+                return True
+            if status == depth.DEAD:
                 return False
-            frame = stack[-1]
-            if frame.undo is not None:  # the child failed: take its move back
-                if frame.forced:
-                    del line[-frame.forced :]
-                    for move, undo in zip(reversed(frame.moves), reversed(frame.undo), strict=True):
-                        self.restore(move, undo)
-                else:
-                    line.pop()
-                    self.restore(frame.moves[frame.index - 1], frame.undo)
-                frame.undo = None
-            if frame.index >= len(frame.moves):
-                if frame.key is not None:
-                    self.remember(frame.key)
-                stack.pop()
+            if status == depth.RESTART:
+                raise _Restart
+            if status == depth.GROW:
+                self.grow()
                 continue
-            move = tuple(int(v) for v in frame.moves[frame.index])
-            frame.index += 1
-            frame.undo = self.remove(*move)
-            line.append(move)
-            fresh = True
+            if self.max_nodes is not None and self.nodes >= self.max_nodes:
+                raise _Limit("max_nodes")
+            self.clock()
+
+    def step(self, budget: int, pause: int) -> int:
+        """Run the kernel on until the node count reaches `budget` (-1: none) or `pause`."""
+        status = depth.run(
+            self.grid, self.count, self.flags, self.state, self.frames, self.moves, self.line,
+            self.kinds, self.undo, self.hint, self.index, self.hashes, self.keys, self.scratch,
+            self.key, budget, pause,
+        )  # fmt: skip
+        return int(status)
+
+    def grow(self) -> None:
+        """Room for the kernel to go on (it said GROW): a bigger memo, else more room for moves."""
+        if self.memo and self.remembered() == len(self.hashes) < self.memo_cap:
+            self.grow_memo()
+        else:
+            self.moves = np.concatenate([self.moves, np.zeros_like(self.moves)])
