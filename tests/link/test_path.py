@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilegames.link import KINDS, Board, hint
+from tilegames.link.path import joinable
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -109,6 +110,23 @@ def test_fast_path_matches_slow_search(params):
             else:
                 assert fast is not None, (str(board), a, b, slow)
                 assert check_path(board, a, b, fast) == slow, (str(board), a, b, fast, slow)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards)
+def test_joinable_says_whether_any_path_exists(params):
+    """`joinable`, the solvers' yes/no test, against the slow search for every two tiles of
+    any kinds (it never looks at kinds), walled tiles and adjacent ones included."""
+    board = random_board(*params)
+    grid = board.grid()
+    tiles = [a for a, _ in board.cells()]
+    for i, a in enumerate(tiles):
+        for b in tiles[i + 1 :]:
+            expected = slow_best(board, a, b) is not None
+            assert joinable(grid, a[0] + 1, a[1] + 1, b[0] + 1, b[1] + 1) == expected, (
+                str(board), a, b, expected,
+            )  # fmt: skip
+            assert joinable(grid, b[0] + 1, b[1] + 1, a[0] + 1, a[1] + 1) == expected
 
 
 @settings(max_examples=150, deadline=None)

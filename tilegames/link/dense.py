@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tilegames.link.path import connect
+from tilegames.link.path import joinable
 
 DEAD = 0
 """Some kind can no longer be paired (all partners of a tile forbidden, or no pairing left)."""
@@ -75,7 +75,6 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                 key[n] = count[k] * (count.shape[0] + 1) + rank[k]
                 n += 1
     order = np.argsort(key[:n], kind="mergesort")
-    path = np.empty((4, 2), np.int64)
     best = np.empty((0, 4), np.int64)
     best_n = 1 << 62
     work = 0
@@ -96,9 +95,7 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                 for j in range(i + 1, m):
                     a, b = cells[i], cells[j]
                     allowed[i, j] = not forbidden(forbid, size, a, b)
-                    conn[i, j] = allowed[i, j] and (
-                        connect(grid, a // w, a % w, b // w, b % w, path) > 0
-                    )
+                    conn[i, j] = allowed[i, j] and (joinable(grid, a // w, a % w, b // w, b % w))
                     work += 1
             used = np.zeros((6, 6), np.int64)  # how many allowed pairings use each pair
             left = 0
@@ -161,7 +158,7 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                     work += 1
                     if forbidden(forbid, size, a, b):
                         continue
-                    if connect(grid, a // w, a % w, b // w, b % w, path) > 0:
+                    if joinable(grid, a // w, a % w, b // w, b % w):
                         if found == rows.shape[0]:
                             bigger = np.empty((found * 2, 4), np.int64)
                             bigger[:found] = rows
@@ -236,7 +233,6 @@ def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
     relaxed = grid.copy()
     alive = np.ones(n, np.bool_)
     left = n
-    path = np.empty((4, 2), np.int64)
     work = 0
     changed = True
     while changed and left > 0:
@@ -255,7 +251,7 @@ def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
                 work += 1
                 if work > budget:
                     return False, gone[: n - left], work
-                if connect(relaxed, a // w, a % w, b // w, b % w, path) > 0:
+                if joinable(relaxed, a // w, a % w, b // w, b % w):
                     alive[i] = False
                     relaxed[a // w, a % w] = 0
                     gone[n - left] = a

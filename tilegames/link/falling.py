@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from tilegames.link.dense import forbidden, kind_spans
-from tilegames.link.path import connect
+from tilegames.link.path import joinable
 
 
 @njit(cache=True)
@@ -105,7 +105,6 @@ def doomed(
     relaxed = np.where(grid > 0, 1, grid).astype(grid.dtype)
     alive = np.ones(n, np.bool_)
     gone_in = np.zeros((w, h), np.int64)  # gone_in[c, i]: tile i of column c is gone (0/1)
-    path = np.empty((4, 2), np.int64)
     left = n
     work = 0
     changed = True
@@ -157,7 +156,7 @@ def doomed(
                         now = hx if cy == cx else height[cy]
                         hy = max(now, jy + 1 + above_y)
                         _fill(relaxed, cy, bottom, now, hy, 1)
-                        found = connect(relaxed, rx, cx, ry, cy, path) > 0
+                        found = joinable(relaxed, rx, cx, ry, cy)
                         _fill(relaxed, cy, bottom, now, hy, 0)
                         if found:
                             break

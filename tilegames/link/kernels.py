@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from tilegames.link.dense import relax as dense_relax
-from tilegames.link.path import connect, find_pairs
+from tilegames.link.path import find_pairs, joinable
 
 
 @njit(cache=True)
@@ -61,7 +61,6 @@ def expand(grid: np.ndarray, count: np.ndarray, gravity: bool, safe: bool, order
     """
     moves = find_pairs(grid, False)
     n = moves.shape[0]
-    path = np.empty((4, 2), np.int64)
     if safe:
         for i in range(n):
             r1, c1, r2, c2 = moves[i, 0], moves[i, 1], moves[i, 2], moves[i, 3]
@@ -85,7 +84,7 @@ def expand(grid: np.ndarray, count: np.ndarray, gravity: bool, safe: bool, order
                         rest[k] = r
                         rest[k + 1] = c
                         k += 2
-            ok = connect(grid, rest[0], rest[1], rest[2], rest[3], path) > 0
+            ok = joinable(grid, rest[0], rest[1], rest[2], rest[3])
             if ok and gravity:
                 ok = _still(grid, rest[0], rest[1], rest[2], rest[3])
             grid[r1, c1] = kind

@@ -120,6 +120,56 @@ def connect(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int, out: np.ndarra
 
 
 @njit(cache=True)
+def _reach(grid: np.ndarray, r: int, c: int) -> tuple[int, int, int, int]:
+    """`_runs` as four numbers (no array: the solvers call this millions of times)."""
+    h, w = grid.shape
+    up = r
+    while up > 0 and grid[up - 1, c] == 0:
+        up -= 1
+    down = r
+    while down < h - 1 and grid[down + 1, c] == 0:
+        down += 1
+    left = c
+    while left > 0 and grid[r, left - 1] == 0:
+        left -= 1
+    right = c
+    while right < w - 1 and grid[r, right + 1] == 0:
+        right += 1
+    return up, down, left, right
+
+
+@njit(cache=True)
+def joinable(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
+    """Is there a path of at most two turns from (r1, c1) to (r2, c2)? `connect(...) > 0`,
+    without the path: it stops at the first one found and allocates nothing, which is what
+    the solvers' relaxations and `find_pairs` need."""
+    if r1 == r2 and c1 == c2:
+        return False
+    if (r1 == r2 and _row_clear(grid, r1, c1, c2)) or (c1 == c2 and _col_clear(grid, c1, r1, r2)):
+        return True
+    if r1 != r2 and c1 != c2:
+        if grid[r1, c2] == 0 and _row_clear(grid, r1, c1, c2) and _col_clear(grid, c2, r1, r2):
+            return True
+        if grid[r2, c1] == 0 and _col_clear(grid, c1, r1, r2) and _row_clear(grid, r2, c1, c2):
+            return True
+    up1, down1, left1, right1 = _reach(grid, r1, c1)
+    if up1 == down1 and left1 == right1:
+        return False  # no empty neighbour: only a tile next to it joins, tried above
+    up2, down2, left2, right2 = _reach(grid, r2, c2)
+    if up2 == down2 and left2 == right2:
+        return False
+    if c1 != c2:
+        for r in range(max(up1, up2), min(down1, down2) + 1):
+            if r != r1 and r != r2 and _row_clear(grid, r, c1, c2):
+                return True
+    if r1 != r2:
+        for c in range(max(left1, left2), min(right1, right2) + 1):
+            if c != c1 and c != c2 and _col_clear(grid, c, r1, r2):
+                return True
+    return False
+
+
+@njit(cache=True)
 def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
     """Every connectable pair of equal tiles as rows (r1, c1, r2, c2), padded coordinates.
 
@@ -149,7 +199,6 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
         rank[order[i]] = i
     found = np.empty((max(n * 2, 1), 4), np.int64)
     count = 0
-    path = np.empty((4, 2), np.int64)
     for i in range(n):
         a = pos[i]
         for s in range(rank[i] + 1, n):
@@ -160,7 +209,7 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
             if walled[i] or walled[j]:
                 joined = abs(a // w - b // w) + abs(a % w - b % w) == 1
             else:
-                joined = connect(grid, a // w, a % w, b // w, b % w, path) > 0
+                joined = joinable(grid, a // w, a % w, b // w, b % w)
             if joined:
                 if count == found.shape[0]:
                     bigger = np.empty((count * 2, 4), np.int64)
