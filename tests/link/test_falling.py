@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from tests.link.test_solve import exhaustive
 from tilegames.common import Limits
 from tilegames.link import Board, deal, solve
+from tilegames.link.dense import kind_spans
 from tilegames.link.falling import compact, doomed
 
 _NONE = np.empty(0, np.int64)
@@ -90,3 +91,17 @@ def test_an_impossible_random_deal_is_proven_at_the_root():
     # 284,800 nodes and 25 s of search without the relaxation; one node with it
     board = deal(24, 12, 72, 4, seed=2, gravity=True, solvable=False)
     assert solve(board, limits=Limits(max_nodes=5)) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 0x10FFFF) | st.integers(1, 9), min_size=1, max_size=80))
+def test_kind_spans_group_the_tiles_of_each_kind_in_order(kinds):
+    """The relaxations find a tile's partners through `kind_spans` (a counting sort, or a rank
+    of the kinds when they are code points): each span is exactly the tiles of one kind, in
+    the order they were listed."""
+    kind = np.array([*kinds, 0], np.int64)  # a spare entry past n, as the callers have
+    n = len(kinds)
+    order, start, stop = kind_spans(kind, n)
+    assert order.tolist() == sorted(range(n), key=lambda t: (kinds[t], t))
+    for t in range(n):
+        assert order[start[t] : stop[t]].tolist() == [u for u in range(n) if kinds[u] == kinds[t]]

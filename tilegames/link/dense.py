@@ -183,18 +183,28 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
 def kind_spans(kind: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The first `n` tiles sorted by kind (stable): `order`, and for each tile the span
     `order[start[t]:stop[t]]` of the tiles of its kind."""
-    order = np.argsort(kind[:n], kind="mergesort")
+    top = 0
+    for t in range(n):
+        top = max(top, kind[t])
+    if top > 4 * n + 256:  # kinds not renumbered (code points): number them by rank
+        values = np.unique(kind[:n])
+        kind = np.searchsorted(values, kind[:n]).astype(np.int64)
+        top = values.shape[0]
+    first = np.zeros(top + 2, np.int64)  # a counting sort: the solvers' kinds are 1..K
+    for t in range(n):
+        first[kind[t] + 1] += 1
+    for k in range(top + 1):
+        first[k + 1] += first[k]
+    order = np.empty(n, np.int64)
     start = np.empty(n, np.int64)
     stop = np.empty(n, np.int64)
-    s = 0
-    while s < n:
-        e = s
-        while e < n and kind[order[e]] == kind[order[s]]:
-            e += 1
-        for i in range(s, e):
-            start[order[i]] = s
-            stop[order[i]] = e
-        s = e
+    fill = first.copy()
+    for t in range(n):
+        k = kind[t]
+        order[fill[k]] = t
+        fill[k] += 1
+        start[t] = first[k]
+        stop[t] = first[k + 1]
     return order, start, stop
 
 

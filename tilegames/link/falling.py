@@ -79,23 +79,30 @@ def doomed(
     col = np.empty(h * w, np.int64)
     idx = np.empty(h * w, np.int64)  # tiles under it at the start
     kind = np.empty(h * w, np.int64)
-    first = np.zeros(h * w, np.int64)  # 1 + position in the hint
-    for p in range(hint.shape[0]):
-        if first[hint[p]] == 0:
-            first[hint[p]] = p + 1
-    listed = np.empty(h * w, np.int64)
+    tile_at = np.full(h * w, -1, np.int64)
     for c in range(1, w - 1):
         i = 0
         for r in range(bottom, 0, -1):
             if grid[r, c] > 0:
                 col[n], idx[n], kind[n] = c, i, grid[r, c]
-                rank = first[r * w + c]
-                listed[n] = rank if rank > 0 else h * w + n
+                tile_at[r * w + c] = n
                 n += 1
                 i += 1
     if n == 0:
         return False, gone, 0
-    visit = np.argsort(listed[:n], kind="mergesort")
+    visit = np.empty(n, np.int64)  # the hint's tiles first, in its order, then the others
+    listed = np.zeros(n, np.bool_)
+    v = 0
+    for p in range(hint.shape[0]):
+        t = tile_at[hint[p]]
+        if t >= 0 and not listed[t]:
+            listed[t] = True
+            visit[v] = t
+            v += 1
+    for t in range(n):
+        if not listed[t]:
+            visit[v] = t
+            v += 1
     gone = np.empty(n, np.int64)
     order, start, stop = kind_spans(kind, n)
     height = np.zeros(w, np.int64)
