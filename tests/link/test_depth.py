@@ -65,3 +65,15 @@ def test_the_plain_baseline_matches_exhaustive_search(seed, gravity):
     board = small_board(seed, gravity, True)
     status, _, _ = _finish(_Moves(board.grid(), gravity, False, False, 0), None)
     assert (status == depth.SOLVED) is exhaustive(board.copy()), str(board)
+
+
+def test_the_relaxation_is_rationed_only_where_it_rarely_proves_anything():
+    """`_fall_pays`: every node while one call in eight or more proves a dead end (and for the
+    first 64 calls), one node in eight below that rate."""
+    state = np.zeros(depth.STATE, np.int64)
+    state[depth.FALL_CALLS], state[depth.FALL_DEAD] = 40, 0
+    assert all(depth._fall_pays(state) for _ in range(16))  # too few calls to judge
+    state[depth.FALL_CALLS], state[depth.FALL_DEAD] = 800, 100
+    assert all(depth._fall_pays(state) for _ in range(16))  # one in eight: it pays
+    state[depth.FALL_DEAD] = 99
+    assert sum(depth._fall_pays(state) for _ in range(64)) == 8

@@ -409,7 +409,7 @@ class _Moves(_Core):
         f[depth.PROVE], f[depth.FALL] = safe and not gravity, safe and gravity
         f[depth.FALL_MOVES], f[depth.FALL_STEP] = _FALL_MOVES, _FALL_STEP
         f[depth.WORK], f[depth.FALL_WORK], f[depth.CAP] = _WORK, _FALL_WORK, self.memo_cap
-        self.state = np.zeros(10, np.int64)
+        self.state = np.zeros(depth.STATE, np.int64)
         self.state[depth.BUDGET_FALL] = _WORK  # all of it at the first node
         self.state[depth.FALL_ABOVE] = self.left
         self.state[depth.RNG] = 0x2545F4914F6CDD1D
