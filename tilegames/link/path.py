@@ -40,8 +40,9 @@ def _col_clear(grid: np.ndarray, c: int, r1: int, r2: int) -> bool:
 
 
 @njit(cache=True)
-def _runs(grid: np.ndarray, r: int, c: int, out: np.ndarray) -> None:
-    """The furthest row up/down and column left/right a straight segment from (r, c) reaches."""
+def _reach(grid: np.ndarray, r: int, c: int) -> tuple[int, int, int, int]:
+    """The furthest row up/down and column left/right a straight segment from (r, c) reaches,
+    as four numbers (no array: the solvers ask millions of times)."""
     h, w = grid.shape
     up = r
     while up > 0 and grid[up - 1, c] == 0:
@@ -55,7 +56,7 @@ def _runs(grid: np.ndarray, r: int, c: int, out: np.ndarray) -> None:
     right = c
     while right < w - 1 and grid[r, right + 1] == 0:
         right += 1
-    out[0], out[1], out[2], out[3] = up, down, left, right
+    return up, down, left, right
 
 
 @njit(cache=True)
@@ -84,10 +85,8 @@ def connect(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int, out: np.ndarra
             out[2, 0], out[2, 1] = r2, c2
             return 3
     # Two turns: a middle segment joining the runs of the two ends.
-    ra = np.empty(4, np.int64)
-    rb = np.empty(4, np.int64)
-    _runs(grid, r1, c1, ra)
-    _runs(grid, r2, c2, rb)
+    ra = _reach(grid, r1, c1)
+    rb = _reach(grid, r2, c2)
     best = -1
     best_line = 0
     best_horizontal = True
@@ -117,25 +116,6 @@ def connect(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int, out: np.ndarra
         out[2, 0], out[2, 1] = r2, best_line
     out[3, 0], out[3, 1] = r2, c2
     return 4
-
-
-@njit(cache=True)
-def _reach(grid: np.ndarray, r: int, c: int) -> tuple[int, int, int, int]:
-    """`_runs` as four numbers (no array: the solvers call this millions of times)."""
-    h, w = grid.shape
-    up = r
-    while up > 0 and grid[up - 1, c] == 0:
-        up -= 1
-    down = r
-    while down < h - 1 and grid[down + 1, c] == 0:
-        down += 1
-    left = c
-    while left > 0 and grid[r, left - 1] == 0:
-        left -= 1
-    right = c
-    while right < w - 1 and grid[r, right + 1] == 0:
-        right += 1
-    return up, down, left, right
 
 
 @njit(cache=True)
