@@ -204,3 +204,33 @@ def test_the_checkpoint_thread_truncates_the_log_and_purges(tmp_path, monkeypatc
         assert wal.stat().st_size == 0  # and the log truncated after it
     finally:
         store.close()
+
+
+def test_a_failing_upkeep_never_stops_the_checkpoints(tmp_path, monkeypatch, caplog):
+    """An error nobody foresaw while queueing the periodic upkeep is logged, and the checkpoint
+    thread goes on (it used to die, and the log would then grow without bound)."""
+    from tilegames.store import executor
+
+    monkeypatch.setattr(executor, "CHECKPOINT_SECONDS", 0.02)
+    monkeypatch.setattr(executor, "TRUNCATE_SECONDS", 0.0)
+    store = Store(tmp_path / "flaky.sqlite3")
+    queue_it = store.submit
+    asked: list[bool] = []
+
+    def flaky(fn, *args):
+        if fn == store.periodic:
+            asked.append(True)
+            if len(asked) <= 3:
+                raise RuntimeError("the disk caught fire")
+        return queue_it(fn, *args)
+
+    store.submit = flaky  # type: ignore[method-assign]
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(asked) < 6:
+            time.sleep(0.02)
+        assert len(asked) >= 6  # asked again after three failures
+        assert store._checkpointer.is_alive()
+        assert sum("upkeep" in r.getMessage() for r in caplog.records) == 3
+    finally:
+        store.close()

@@ -12,6 +12,7 @@ committed with a ply check (see :mod:`tilegames.store.repository`), so a slow en
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import sqlite3
 import threading
@@ -25,6 +26,8 @@ T = TypeVar("T")
 
 #: Operations committed together at most (one fsync for all of them).
 BATCH = 256
+
+LOG = logging.getLogger("tilegames.store")
 
 #: Seconds between two PASSIVE checkpoints of the write-ahead log (they never block the writer).
 CHECKPOINT_SECONDS = 2.0
@@ -195,7 +198,12 @@ class GroupCommit:
                     last_truncate = time.monotonic()
                     with contextlib.suppress(sqlite3.Error, StoreError):
                         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                    try:
                         self.submit(self.periodic)
+                    except StoreError:
+                        pass  # closing
+                    except Exception:  # the upkeep failing must not end the checkpoints
+                        LOG.exception("the store's periodic upkeep could not be queued")
         finally:
             db.close()
 
