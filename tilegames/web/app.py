@@ -88,6 +88,7 @@ def create_app(
     address); None answers any (a test client, an app mounted elsewhere behind its own check).
     """
     limits = limits or ServerLimits()
+    owned = store is None  # a store the app opens, the app closes when it stops
     store = store or Store(db)
     workers = workers or Workers(limits.workers, queue=limits.heavy_queue, warmup=tasks.warm)
     arcade = Arcade(store, limits, workers)
@@ -105,6 +106,8 @@ def create_app(
         for task in list(arcade.background):
             task.cancel()
         await run_in_threadpool(workers.close)
+        if owned:
+            await run_in_threadpool(store.close)
 
     static = VersionedStatic(directory=STATIC)
 
