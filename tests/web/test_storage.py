@@ -234,3 +234,26 @@ def test_a_failing_upkeep_never_stops_the_checkpoints(tmp_path, monkeypatch, cap
         assert sum("upkeep" in r.getMessage() for r in caplog.records) == 3
     finally:
         store.close()
+
+
+def test_the_app_closes_the_store_it_opened_and_only_that_one(tmp_path):
+    """Stopping the app stops the writer and checkpoint threads of the store it opened (and leaves
+    the log truncated); a store handed to it stays open for its owner."""
+    own = create_app(tmp_path / "own.sqlite3", limits=GENEROUS, warm=False)
+    with TestClient(own) as client:
+        assert (
+            client.post("/api/games", json={"game": "slide", "width": 3, "height": 3}).status_code
+            < 300
+        )
+    store = own.state.arcade.store
+    assert not store._writer.is_alive() and not store._checkpointer.is_alive()
+    wal = tmp_path / "own.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0  # checkpointed into the file, then closed
+    theirs = Store(tmp_path / "theirs.sqlite3")
+    try:
+        with TestClient(create_app(store=theirs, limits=GENEROUS, warm=False)):
+            pass
+        assert theirs._writer.is_alive()
+        assert theirs.create_game("slide", "3x3", START) is not None
+    finally:
+        theirs.close()
