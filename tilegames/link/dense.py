@@ -67,19 +67,12 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
     n = 0
     pos = np.empty(size, np.int64)
     key = np.empty(size, np.int64)
-    walled = np.zeros(size, np.bool_)  # no empty neighbour: only a tile next to it joins it
     for r in range(h):
         for c in range(w):
             k = grid[r, c]
             if k > 0:
                 pos[n] = r * w + c
                 key[n] = count[k] * (count.shape[0] + 1) + rank[k]
-                walled[r * w + c] = (
-                    grid[r - 1, c] != 0
-                    and grid[r + 1, c] != 0
-                    and grid[r, c - 1] != 0
-                    and grid[r, c + 1] != 0
-                )
                 n += 1
     order = np.argsort(key[:n], kind="mergesort")
     best = np.empty((0, 4), np.int64)
@@ -103,10 +96,7 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                 for j in range(i + 1, m):
                     a, b = cells[i], cells[j]
                     allowed[i, j] = not forbidden(forbid, size, a, b)
-                    if (walled[a] or walled[b]) and abs(a // w - b // w) + abs(a % w - b % w) != 1:
-                        conn[i, j] = False
-                    else:
-                        conn[i, j] = allowed[i, j] and joinable(grid, a // w, a % w, b // w, b % w)
+                    conn[i, j] = allowed[i, j] and joinable(grid, a // w, a % w, b // w, b % w)
                     work += 1
             used[:] = 0
             left = 0
@@ -168,8 +158,6 @@ def node(grid: np.ndarray, count: np.ndarray, forbid: np.ndarray, rank: np.ndarr
                         return OVER, np.empty((0, 4), np.int64), work
                     work += 1
                     if forbidden(forbid, size, a, b):
-                        continue
-                    if (walled[a] or walled[b]) and abs(a // w - b // w) + abs(a % w - b % w) != 1:
                         continue
                     if joinable(grid, a // w, a % w, b // w, b % w):
                         if found == rows.shape[0]:
@@ -264,13 +252,6 @@ def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
             if not alive[i]:
                 continue
             a = pos[i]
-            ar, ac = a // w, a % w
-            walled = (  # no empty neighbour: only a tile next to it can join it
-                relaxed[ar - 1, ac] != 0
-                and relaxed[ar + 1, ac] != 0
-                and relaxed[ar, ac - 1] != 0
-                and relaxed[ar, ac + 1] != 0
-            )
             for s in range(start[i], stop[i]):
                 j = order[s]
                 if j == i:
@@ -281,9 +262,7 @@ def relax(grid: np.ndarray, forbid: np.ndarray, hint: np.ndarray, budget: int):
                 work += 1
                 if work > budget:
                     return False, gone[: n - left], work
-                if walled and abs(ar - b // w) + abs(ac - b % w) != 1:
-                    continue
-                if joinable(relaxed, ar, ac, b // w, b % w):
+                if joinable(relaxed, a // w, a % w, b // w, b % w):
                     alive[i] = False
                     relaxed[a // w, a % w] = 0
                     gone[n - left] = a

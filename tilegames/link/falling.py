@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from tilegames.link.dense import forbidden, kind_spans
-from tilegames.link.path import joinable
+from tilegames.link.path import joinable, walled
 
 
 @njit(cache=True)
@@ -37,14 +37,6 @@ def compact(grid: np.ndarray) -> bool:
             elif grid[r, c] == 0:
                 gap = True
     return True
-
-
-@njit(cache=True)
-def _walled(grid: np.ndarray, r: int, c: int) -> bool:
-    """Are the four neighbours of (r, c) all tiles or walls (no path can leave it)?"""
-    return bool(
-        grid[r - 1, c] != 0 and grid[r + 1, c] != 0 and grid[r, c - 1] != 0 and grid[r, c + 1] != 0
-    )
 
 
 @njit(cache=True)
@@ -149,12 +141,12 @@ def doomed(
                     # x has jx tiles under it and at least above_x on it: its column that tall
                     hx = max(height[cx], jx + 1 + above_x)
                     _fill(relaxed, cx, bottom, height[cx], hx, 1)
-                    walled = _walled(relaxed, rx, cx)
+                    closed = walled(relaxed, rx, cx)
                     for jy in range(idx[y], idx[y] - below_y - 1, -1):
                         ry = bottom - jy
                         if cx == cy and (idx[y] - idx[x]) * (jy - jx) <= 0:
                             continue  # a column keeps its order
-                        if walled and abs(rx - ry) + abs(cx - cy) != 1:
+                        if closed and abs(rx - ry) + abs(cx - cy) != 1:
                             continue  # no empty neighbour: only a tile next to it is reachable
                         work += 1
                         if work > budget:

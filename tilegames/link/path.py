@@ -119,11 +119,24 @@ def connect(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int, out: np.ndarra
 
 
 @njit(cache=True)
+def walled(grid: np.ndarray, r: int, c: int) -> bool:
+    """Are the four neighbours of (r, c) all tiles or walls? Then only a tile next to it joins it."""
+    return bool(
+        grid[r - 1, c] != 0 and grid[r + 1, c] != 0 and grid[r, c - 1] != 0 and grid[r, c + 1] != 0
+    )
+
+
+@njit(cache=True)
 def joinable(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     """Is there a path of at most two turns from (r1, c1) to (r2, c2)? `connect(...) > 0`,
-    without the path: it stops at the first one found and allocates nothing, which is what
-    the solvers' relaxations and `find_pairs` need."""
+    without the path: it stops at the first one found and allocates nothing, and answers at once
+    for an end with no empty neighbour (most tiles of a full board), which is what the solvers'
+    relaxations and `find_pairs` need."""
     if r1 == r2 and c1 == c2:
+        return False
+    if abs(r1 - r2) + abs(c1 - c2) == 1:
+        return True
+    if walled(grid, r1, c1) or walled(grid, r2, c2):
         return False
     if (r1 == r2 and _row_clear(grid, r1, c1, c2)) or (c1 == c2 and _col_clear(grid, c1, r1, r2)):
         return True
@@ -133,11 +146,7 @@ def joinable(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
         if grid[r2, c1] == 0 and _col_clear(grid, c1, r1, r2) and _row_clear(grid, r2, c1, c2):
             return True
     up1, down1, left1, right1 = _reach(grid, r1, c1)
-    if up1 == down1 and left1 == right1:
-        return False  # no empty neighbour: only a tile next to it joins, tried above
     up2, down2, left2, right2 = _reach(grid, r2, c2)
-    if up2 == down2 and left2 == right2:
-        return False
     if c1 != c2:
         for r in range(max(up1, up2), min(down1, down2) + 1):
             if r != r1 and r != r2 and _row_clear(grid, r, c1, c2):
@@ -160,18 +169,11 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
     n = 0
     pos = np.empty(h * w, np.int64)
     kind = np.empty(h * w, np.int64)
-    walled = np.empty(h * w, np.bool_)  # no empty neighbour: only an adjacent twin connects
     for r in range(h):
         for c in range(w):
             if grid[r, c] > 0:
                 pos[n] = r * w + c
                 kind[n] = grid[r, c]
-                walled[n] = (
-                    grid[r - 1, c] != 0
-                    and grid[r + 1, c] != 0
-                    and grid[r, c - 1] != 0
-                    and grid[r, c + 1] != 0
-                )
                 n += 1
     order = np.argsort(kind[:n], kind="mergesort")
     rank = np.empty(n, np.int64)
@@ -186,11 +188,7 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
             if kind[j] != kind[i]:
                 break
             b = pos[j]
-            if walled[i] or walled[j]:
-                joined = abs(a // w - b // w) + abs(a % w - b % w) == 1
-            else:
-                joined = joinable(grid, a // w, a % w, b // w, b % w)
-            if joined:
+            if joinable(grid, a // w, a % w, b // w, b % w):
                 if count == found.shape[0]:
                     bigger = np.empty((count * 2, 4), np.int64)
                     bigger[:count] = found
