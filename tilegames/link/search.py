@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from tilegames.link import dense, depth, falling
+from tilegames.link import dense, depth, exhaust, falling
 from tilegames.link.dive import dive
 from tilegames.link.probe import probe
 
@@ -110,6 +110,14 @@ _SHUFFLED = 3
 
 _RESTART = 64
 """Nodes of the first attempt of the pairing search; later ones get Luby multiples."""
+
+_EXHAUST_BYTES = 384 << 20
+"""The most memory the exhaustive search under gravity (`exhaust.Exhaust`) may take for its table
+of positions seen: about 5 million positions on a 24x12 board, more than 10 s of work."""
+
+_EXHAUST_SHARE = 1.0
+"""Seconds of the exhaustive search under gravity per second of the restarts, once a board is not
+quickly decided (it alone proves the random deals that die young; the restarts clear the rest)."""
 
 _PROBE_WORK = 3_000_000
 """Path tests the probing of the pairings (`probe.probe`) may take at the root (about 0.5 s)."""
@@ -486,9 +494,14 @@ class _Moves(_Core):
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
         grid, count = self.grid.copy(), self.count.copy()
+        every: exhaust.Exhaust | None = None
         for attempt in range(1, 1 << 30):
-            if attempt == 2 and probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
-                return False  # not quickly cleared: the pairings probed once, at the root
+            if attempt == 2:  # not quickly decided
+                if probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
+                    return False  # the pairings probed once, at the root
+                if falling.compact(grid):
+                    every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
+            started = time.perf_counter()
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
             self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
@@ -500,7 +513,41 @@ class _Moves(_Core):
                 self.left = int(count.sum())
                 line.clear()
                 self.flags[depth.SHUFFLE] = 1
+            if every is not None:
+                seconds = _EXHAUST_SHARE * (time.perf_counter() - started)
+                verdict = self.exhaustive(every, seconds, line)
+                if verdict is not None:
+                    return verdict
+                if every.full:
+                    every = None  # out of memory: the restarts go on alone
         raise AssertionError("unreachable")
+
+    def exhaustive(self, every: exhaust.Exhaust, seconds: float, line: list[Move]) -> bool | None:
+        """The exhaustive search on for about `seconds`: True (`line` clears the board), False
+        (no play does), or None (not finished). Its positions count as nodes."""
+        until = time.perf_counter() + seconds
+        chunk = 256
+        while True:
+            budget = chunk
+            if self.max_nodes is not None:
+                budget = min(budget, self.max_nodes - self.nodes)
+                if budget <= 0:
+                    raise _Limit("max_nodes")
+            before = every.nodes
+            status = every.step(budget)
+            self.nodes += every.nodes - before
+            if status == exhaust.SOLVED:
+                line.clear()
+                line.extend(every.moves())
+                return True
+            if status == exhaust.DEAD:
+                return False
+            if status == exhaust.GROW:
+                return None
+            self.clock()
+            if time.perf_counter() >= until:
+                return None
+            chunk = min(chunk * 2, 1 << 12)
 
     def attempt(self, line: list[Move]) -> bool:
         """One depth-first search from the grid, about `_PAUSE` seconds per call of the kernel."""

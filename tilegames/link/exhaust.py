@@ -1,0 +1,363 @@
+"""Every position once: the exhaustive search under gravity, for boards that die young.
+
+With gravity a tile keeps its column and its order in it, so a position is named exactly by the
+set of tiles gone: a bit mask. This search visits each position reachable from the start once,
+depth first, marking a position when it is first seen (an open-addressing table of masks keyed
+by Zobrist hashes), and stops at the first cleared board or when none is left: then no play
+clears the board, a proof that needs no relaxation.
+
+It pays where the relaxation under gravity (`falling.doomed`) proves nothing: uniformly random
+24x12 deals with 72 kinds x 4, on which that relaxation frees every tile at the start, but every
+play dies within 20 to 30 pairs. Their reachable positions number 0.1 to 10 million; one costs a
+few microseconds here (a move generation from the mask, no undo, no relaxation), against tens in
+the move search, which also revisits positions across its restarts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tilegames.link.dense import kind_spans
+from tilegames.link.kernels import settle
+from tilegames.link.path import joinable
+
+SOLVED, DEAD, PAUSE, GROW = 0, 1, 2, 3
+"""What a call of `run` ended with: a cleared board found, every position seen, the call's
+positions spent (call again), the table full (grow it, call again)."""
+
+USED, TOP, NODES, FOUND = range(4)
+"""The slots of `meta`: rows in the table, positions on the stack, positions expanded, the row of
+the cleared board."""
+
+
+@njit(cache=True)
+def tiles(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tiles of a padded grid, column by column from the bottom up: (column, kind, first),
+    where the tiles of column c are `first[c]:first[c + 1]`. A tile's number is its bit."""
+    h, w = grid.shape
+    col = np.empty(h * w, np.int64)
+    kind = np.empty(h * w, np.int64)
+    first = np.zeros(w + 1, np.int64)
+    n = 0
+    for c in range(w):
+        first[c] = n
+        if 0 < c < w - 1:
+            for r in range(h - 2, 0, -1):
+                if grid[r, c] > 0:
+                    col[n], kind[n] = c, grid[r, c]
+                    n += 1
+    first[w] = n
+    return col[:n].copy(), kind[:n].copy(), first
+
+
+@njit(cache=True)
+def _find(index: np.ndarray, hashes: np.ndarray, rows: np.ndarray, mask: np.ndarray, key: np.uint64):
+    """The slot of `mask` in the index: (seen?, slot; the empty slot to fill when not seen)."""
+    last = index.shape[0] - 1
+    slot = np.int64(key & np.uint64(last))
+    while index[slot] >= 0:
+        row = index[slot]
+        if hashes[row] == key:
+            same = True
+            for i in range(mask.shape[0]):
+                if rows[row, i] != mask[i]:
+                    same = False
+                    break
+            if same:
+                return True, slot
+        slot = (slot + 1) & last
+    return False, slot
+
+
+@njit(cache=True)
+def _still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
+    """Does removing the two tiles make nothing fall (nothing above either but the other)?"""
+    return (grid[r1 - 1, c1] <= 0 or (r1 - 1 == r2 and c1 == c2)) and (
+        grid[r2 - 1, c2] <= 0 or (r2 - 1 == r1 and c1 == c2)
+    )
+
+
+@njit(cache=True)
+def run(
+    frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
+    rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
+    stack: np.ndarray, meta: np.ndarray, budget: int,
+) -> int:  # fmt: skip
+    """Expand up to `budget` positions from the stack (see the module's docstring).
+
+    `frame` is the padded grid with every tile removed (the ring: 0 open, -1 walled). A position
+    is a row of `rows` (bit t set: tile t gone) with its hash and its parent's row; `index` maps
+    hashes to rows. A position's children are its moves (all pairs joinable now, or the safe
+    macro alone: a kind whose last two, or all four, go without making anything fall), pushed
+    worst first so that the best, the fewest left of its kind and nothing falling, is next.
+    """
+    h, w = frame.shape
+    bottom = h - 2
+    n = col.shape[0]
+    words = rows.shape[1]
+    ring = frame[0, 1] == 0
+    grid = frame.copy()
+    row_of = np.empty(n, np.int64)
+    height = np.zeros(w, np.int64)
+    at = np.full((w, h), -1, np.int64)  # at[c, j]: the tile j above the bottom of column c
+    order = kind_spans(kind, n)[0]
+    kinds = 0
+    for t in range(n):
+        kinds = max(kinds, kind[t])
+    base = np.zeros(kinds + 2, np.int64)  # kind k's tiles are order[base[k]:base[k + 1]]
+    for t in range(n):
+        base[kind[t] + 1] += 1
+    for k in range(kinds + 1):
+        base[k + 1] += base[k]
+    alive_of = np.zeros(kinds + 1, np.int64)
+    open_of = np.zeros(kinds + 1, np.int64)
+    opened = np.empty(n, np.int64)  # kind k's open tiles from base[k] on
+    most = 1  # the most moves a position can have: every two tiles of a kind
+    for k in range(1, kinds + 1):
+        most += (base[k + 1] - base[k]) * (base[k + 1] - base[k] - 1) // 2
+    pair = np.empty((most, 4), np.int64)  # x, y, then a macro's z, w (or -1)
+    rank = np.empty(most, np.int64)
+    child = np.empty(words, np.uint64)
+    full = np.empty(words, np.uint64)
+    for i in range(words):
+        bits = n - 64 * i
+        full[i] = np.uint64(0xFFFFFFFFFFFFFFFF) if bits >= 64 else (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    done = 0
+    while done < budget:
+        top = meta[TOP]
+        if top == 0:
+            return DEAD
+        if meta[USED] + most > rows.shape[0]:
+            return GROW
+        node = stack[top - 1]
+        meta[TOP] = top - 1
+        done += 1
+        meta[NODES] += 1
+        # the grid of the position: each column's tiles left, resting on the bottom
+        alive_of[:] = 0
+        open_of[:] = 0
+        for c in range(1, w - 1):
+            j = 0
+            for t in range(first[c], first[c + 1]):
+                if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
+                    grid[bottom - j, c] = kind[t]
+                    row_of[t] = bottom - j
+                    at[c, j] = t
+                    alive_of[kind[t]] += 1
+                    j += 1
+            for r in range(bottom - j, 0, -1):
+                grid[r, c] = 0
+            height[c] = j
+        # the moves: neighbours of a kind, then pairs of open tiles (an empty cell beside)
+        m = 0
+        for c in range(1, w - 1):
+            for j in range(height[c]):
+                t = at[c, j]
+                if j + 1 < height[c] and kind[at[c, j + 1]] == kind[t]:
+                    pair[m, 0], pair[m, 1] = t, at[c, j + 1]
+                    m += 1
+                if c + 1 < w - 1 and j < height[c + 1] and kind[at[c + 1, j]] == kind[t]:
+                    pair[m, 0], pair[m, 1] = t, at[c + 1, j]
+                    m += 1
+                r = bottom - j
+                if grid[r - 1, c] == 0 or grid[r + 1, c] == 0 or grid[r, c - 1] == 0 or grid[r, c + 1] == 0:
+                    k = kind[t]
+                    opened[base[k] + open_of[k]] = t
+                    open_of[k] += 1
+        for k in range(1, kinds + 1):
+            for p in range(base[k], base[k] + open_of[k]):
+                x = opened[p]
+                rx, cx = row_of[x], col[x]
+                for q in range(p + 1, base[k] + open_of[k]):
+                    y = opened[q]
+                    ry, cy = row_of[y], col[y]
+                    if abs(rx - ry) + abs(cx - cy) == 1:
+                        continue  # neighbours: listed already
+                    if ring and (
+                        (rx == bottom and ry == bottom)  # under the board
+                        or (cx == cy and (cx == 1 or cx == w - 2))  # beside it
+                        or (grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0)  # over it: two tops
+                    ):
+                        joined = True
+                    else:
+                        joined = joinable(grid, rx, cx, ry, cy)
+                    if joined:
+                        pair[m, 0], pair[m, 1] = x, y
+                        m += 1
+        # the safe macro, else every move in order
+        lo, hi = 0, m
+        for i in range(m):
+            x, y = pair[i, 0], pair[i, 1]
+            pair[i, 2] = pair[i, 3] = -1
+            rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
+            left = alive_of[kind[x]]
+            still = _still(grid, rx, cx, ry, cy)
+            rank[i] = 2 * left + (0 if still else 1)
+            if lo != 0 or hi != m or not still or (left != 2 and left != 4):
+                continue
+            if left == 2:
+                lo, hi = i, i + 1
+                continue
+            z = -1
+            for p in range(base[kind[x]], base[kind[x] + 1]):
+                t = order[p]
+                if t != x and t != y and (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
+                    if z < 0:
+                        z = t
+                    else:
+                        rz, cz, rt, ct = row_of[z], col[z], row_of[t], col[t]
+                        grid[rx, cx] = grid[ry, cy] = 0
+                        if joinable(grid, rz, cz, rt, ct) and _still(grid, rz, cz, rt, ct):
+                            pair[i, 2], pair[i, 3] = z, t
+                            lo, hi = i, i + 1
+                        grid[rx, cx] = grid[ry, cy] = kind[x]
+        for i in range(lo + 1, hi):  # insertion sort, best first
+            j = i
+            while j > lo and rank[j - 1] > rank[j]:
+                rank[j - 1], rank[j] = rank[j], rank[j - 1]
+                for q in range(4):
+                    pair[j - 1, q], pair[j, q] = pair[j, q], pair[j - 1, q]
+                j -= 1
+        for i in range(hi - 1, lo - 1, -1):  # worst first: the best is expanded next
+            key = hashes[node]
+            child[:] = rows[node]
+            for q in range(4):
+                t = pair[i, q]
+                if t >= 0:
+                    child[t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+                    key ^= zobrist[t]
+            seen, slot = _find(index, hashes, rows, child, key)
+            if seen:
+                continue
+            new = meta[USED]
+            rows[new] = child
+            hashes[new] = key
+            parent[new] = node
+            index[slot] = new
+            meta[USED] = new + 1
+            if np.array_equal(child, full):
+                meta[FOUND] = new
+                return SOLVED
+            stack[meta[TOP]] = new
+            meta[TOP] += 1
+    return PAUSE
+
+
+@njit(cache=True)
+def reindex(index: np.ndarray, hashes: np.ndarray, used: int) -> None:
+    """Fill the empty `index` (all -1) with the first `used` rows, by their hashes."""
+    last = index.shape[0] - 1
+    for row in range(used):
+        slot = np.int64(hashes[row] & np.uint64(last))
+        while index[slot] >= 0:
+            slot = (slot + 1) & last
+        index[slot] = row
+
+
+class Exhaust:
+    """The exhaustive search from a padded, compact grid under gravity, run a slice at a time.
+
+    `step` expands positions until its budget, a cleared board or the end; `moves` replays the
+    line to a cleared board. The table grows by doubling up to `max_bytes` (then `step` answers
+    GROW for good and the caller gives up on this search: nothing is claimed).
+    """
+
+    def __init__(self, grid: np.ndarray, max_bytes: int, rows: int = 1 << 14) -> None:
+        self.grid = np.array(grid, np.int32)
+        self.frame = np.where(self.grid > 0, 0, self.grid).astype(np.int32)
+        self.col, self.kind, self.first = tiles(self.grid)
+        n = len(self.col)
+        words = max(1, (n + 63) // 64)
+        self.max_bytes = max_bytes
+        self.row_bytes = 8 * words + 8 + 8 + 8 + 16  # mask, hash, parent, stack, two index slots
+        rng = np.random.default_rng(0x5EED)
+        self.zobrist = rng.integers(1, 1 << 63, n, dtype=np.int64).astype(np.uint64)
+        self.rows = np.zeros((rows, words), np.uint64)
+        self.hashes = np.zeros(rows, np.uint64)
+        self.parent = np.full(rows, -1, np.int64)
+        self.stack = np.zeros(rows, np.int64)
+        self.index = np.full(2 * rows, -1, np.int64)
+        self.meta = np.zeros(4, np.int64)
+        self.meta[USED] = self.meta[TOP] = 1  # the start: row 0, no tile gone, hash 0
+        self.index[0] = 0
+        self.full = False
+
+    @property
+    def nodes(self) -> int:
+        """Positions expanded so far."""
+        return int(self.meta[NODES])
+
+    def step(self, budget: int) -> int:
+        """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full."""
+        while True:
+            status = run(
+                self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
+                self.parent, self.index, self.stack, self.meta, budget,
+            )  # fmt: skip
+            if status != GROW:
+                return int(status)
+            if not self.grow():
+                self.full = True
+                return GROW
+
+    def grow(self) -> bool:
+        """Double the table, if that stays within `max_bytes`."""
+        rows = 2 * len(self.hashes)
+        if rows * self.row_bytes > self.max_bytes:
+            return False
+        used = int(self.meta[USED])
+
+        def bigger(array: np.ndarray, fill: int) -> np.ndarray:
+            out = np.full((rows, *array.shape[1:]), fill, array.dtype)
+            out[: len(array)] = array
+            return out
+
+        self.rows, self.hashes = bigger(self.rows, 0), bigger(self.hashes, 0)
+        self.parent, self.stack = bigger(self.parent, -1), bigger(self.stack, 0)
+        self.index = np.full(2 * rows, -1, np.int64)
+        reindex(self.index, self.hashes, used)
+        return True
+
+    def moves(self) -> list[tuple[int, int, int, int]]:
+        """The pairs that clear the board (after SOLVED), padded cells as they are when played."""
+        line = []
+        row = int(self.meta[FOUND])
+        while row > 0:
+            line.append(row)
+            row = int(self.parent[row])
+        grid = self.grid.copy()
+        gone = np.zeros(len(self.col), bool)
+        played: list[tuple[int, int, int, int]] = []
+        for row in reversed(line):
+            bits = np.unpackbits(self.rows[row].view(np.uint8), bitorder="little")
+            new = [int(t) for t in np.flatnonzero(bits[: len(self.col)].astype(bool) & ~gone)]
+            for x, y in self._pairing(grid, new, gone):
+                (r1, c1), (r2, c2) = self._cell(x, gone), self._cell(y, gone)
+                played.append((r1, c1, r2, c2))
+                settle(grid, r1, c1, r2, c2)
+                gone[x] = gone[y] = True
+        return played
+
+    def _cell(self, tile: int, gone: np.ndarray) -> tuple[int, int]:
+        """The padded cell of a tile while the tiles in `gone` are gone."""
+        c = int(self.col[tile])
+        below = int(np.count_nonzero(~gone[self.first[c] : tile]))
+        return self.grid.shape[0] - 2 - below, c
+
+    def _pairing(self, grid: np.ndarray, tiles: list[int], gone: np.ndarray) -> list[tuple[int, int]]:
+        """The two tiles of a step, or the four of a macro as two pairs in a playable order (its
+        pairs make nothing fall, so the cells of the second do not depend on the first)."""
+        if len(tiles) == 2:
+            return [(tiles[0], tiles[1])]
+        a, b, c, d = tiles
+        for one, two in (((a, b), (c, d)), ((a, c), (b, d)), ((a, d), (b, c))):
+            (r1, c1), (r2, c2) = self._cell(one[0], gone), self._cell(one[1], gone)
+            (r3, c3), (r4, c4) = self._cell(two[0], gone), self._cell(two[1], gone)
+            if not joinable(grid, r1, c1, r2, c2):
+                continue
+            after = grid.copy()
+            after[r1, c1] = after[r2, c2] = 0
+            if joinable(after, r3, c3, r4, c4):
+                return [one, two]
+        raise AssertionError("a macro step with no playable pairing")
