@@ -30,8 +30,8 @@ GRAVITY, SAFE, MEMO, ORDER, PROVE, FALL, SHUFFLE = 0, 1, 2, 3, 4, 5, 6
 FALL_MOVES, FALL_STEP, WORK, FALL_WORK, CAP = 7, 8, 9, 10, 11
 # state: where the search is (kept between calls)
 NODES, DEPTH, LINE, LEFT, TOP, BUDGET_FALL, FALL_ABOVE, HINT, USED, RNG = range(10)
-FALL_CALLS, FALL_DEAD, FALL_SKIPPED = 10, 11, 12
-STATE = 13
+FALL_CALLS, FALL_DEAD, FALL_SKIPPED, DEEPEST = 10, 11, 12, 13
+STATE = 14
 """The length of `state`."""
 # frames: one row per node on the stack
 START, LENGTH, INDEX, FORCED, LINE_AT = range(5)
@@ -78,6 +78,7 @@ def _play(
     line[at, 0], line[at, 1], line[at, 2], line[at, 3] = r1, c1, r2, c2
     kinds[at] = kind
     state[LINE] = at + 1
+    state[DEEPEST] = max(state[DEEPEST], at + 1)
 
 
 @njit(cache=True)

@@ -52,7 +52,9 @@ def tiles(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _find(index: np.ndarray, hashes: np.ndarray, rows: np.ndarray, mask: np.ndarray, key: np.uint64):
+def _find(
+    index: np.ndarray, hashes: np.ndarray, rows: np.ndarray, mask: np.ndarray, key: np.uint64
+):
     """The slot of `mask` in the index: (seen?, slot; the empty slot to fill when not seen)."""
     last = index.shape[0] - 1
     slot = np.int64(key & np.uint64(last))
@@ -122,7 +124,11 @@ def run(
     full = np.empty(words, np.uint64)
     for i in range(words):
         bits = n - 64 * i
-        full[i] = np.uint64(0xFFFFFFFFFFFFFFFF) if bits >= 64 else (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+        full[i] = (
+            np.uint64(0xFFFFFFFFFFFFFFFF)
+            if bits >= 64
+            else (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+        )
     done = 0
     while done < budget:
         top = meta[TOP]
@@ -161,7 +167,12 @@ def run(
                     pair[m, 0], pair[m, 1] = t, at[c + 1, j]
                     m += 1
                 r = bottom - j
-                if grid[r - 1, c] == 0 or grid[r + 1, c] == 0 or grid[r, c - 1] == 0 or grid[r, c + 1] == 0:
+                if (
+                    grid[r - 1, c] == 0
+                    or grid[r + 1, c] == 0
+                    or grid[r, c - 1] == 0
+                    or grid[r, c + 1] == 0
+                ):
                     k = kind[t]
                     opened[base[k] + open_of[k]] = t
                     open_of[k] += 1
@@ -202,7 +213,11 @@ def run(
             z = -1
             for p in range(base[kind[x]], base[kind[x] + 1]):
                 t = order[p]
-                if t != x and t != y and (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
+                if (
+                    t != x
+                    and t != y
+                    and (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0
+                ):
                     if z < 0:
                         z = t
                     else:
@@ -345,7 +360,9 @@ class Exhaust:
         below = int(np.count_nonzero(~gone[self.first[c] : tile]))
         return self.grid.shape[0] - 2 - below, c
 
-    def _pairing(self, grid: np.ndarray, tiles: list[int], gone: np.ndarray) -> list[tuple[int, int]]:
+    def _pairing(
+        self, grid: np.ndarray, tiles: list[int], gone: np.ndarray
+    ) -> list[tuple[int, int]]:
         """The two tiles of a step, or the four of a macro as two pairs in a playable order (its
         pairs make nothing fall, so the cells of the second do not depend on the first)."""
         if len(tiles) == 2:
