@@ -73,6 +73,58 @@ def _find(
 
 
 @njit(cache=True)
+def _bit(single: np.uint64) -> int:
+    """The index of the one bit set in `single`."""
+    i = 0
+    if single >> np.uint64(32):
+        single >>= np.uint64(32)
+        i += 32
+    if single >> np.uint64(16):
+        single >>= np.uint64(16)
+        i += 16
+    if single >> np.uint64(8):
+        single >>= np.uint64(8)
+        i += 8
+    while single > np.uint64(1):
+        single >>= np.uint64(1)
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _neighbours(
+    kind: np.ndarray, at: np.ndarray, height: np.ndarray, c: int, w: int, out: np.ndarray,
+    count: np.ndarray,
+) -> None:  # fmt: skip
+    """The pairs of tiles of a kind side by side in column c, or in c and c + 1, into out[c]."""
+    m = 0
+    for j in range(height[c]):
+        t = at[c, j]
+        if j + 1 < height[c] and kind[at[c, j + 1]] == kind[t]:
+            out[c, m, 0], out[c, m, 1] = t, at[c, j + 1]
+            m += 1
+        if c + 1 < w - 1 and j < height[c + 1] and kind[at[c + 1, j]] == kind[t]:
+            out[c, m, 0], out[c, m, 1] = t, at[c + 1, j]
+            m += 1
+    count[c] = m
+
+
+@njit(cache=True)
+def _open(
+    grid: np.ndarray, at: np.ndarray, height: np.ndarray, c: int, bottom: int, out: np.ndarray,
+    count: np.ndarray,
+) -> None:  # fmt: skip
+    """The tiles of column c with an empty cell beside them, into out[c]."""
+    m = 0
+    for j in range(height[c]):
+        r = bottom - j
+        if grid[r - 1, c] == 0 or grid[r + 1, c] == 0 or grid[r, c - 1] == 0 or grid[r, c + 1] == 0:
+            out[c, m] = at[c, j]
+            m += 1
+    count[c] = m
+
+
+@njit(cache=True)
 def _still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     """Does removing the two tiles make nothing fall (nothing above either but the other)?"""
     return (grid[r1 - 1, c1] <= 0 or (r1 - 1 == r2 and c1 == c2)) and (
@@ -101,7 +153,6 @@ def run(
     ring = frame[0, 1] == 0
     grid = frame.copy()
     row_of = np.empty(n, np.int64)
-    height = np.zeros(w, np.int64)
     at = np.full((w, h), -1, np.int64)  # at[c, j]: the tile j above the bottom of column c
     order = kind_spans(kind, n)[0]
     kinds = 0
@@ -113,6 +164,15 @@ def run(
     for k in range(kinds + 1):
         base[k + 1] += base[k]
     alive_of = np.zeros(kinds + 1, np.int64)
+    built = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the grid's position: every tile gone
+    dirty = np.zeros(w, np.bool_)
+    height = np.zeros(w, np.int64)
+    col_pairs = np.empty((w, 2 * h, 2), np.int64)  # neighbours: in column c, or c and c + 1
+    pairs_in = np.zeros(w, np.int64)
+    col_open = np.empty((w, h), np.int64)  # tiles of column c with an empty cell beside
+    open_in = np.zeros(w, np.int64)
+    stale_pairs = np.ones(w, np.bool_)
+    stale_open = np.ones(w, np.bool_)
     open_of = np.zeros(kinds + 1, np.int64)
     opened = np.empty(n, np.int64)  # kind k's open tiles from base[k] on
     most = 1  # the most moves a position can have: every two tiles of a kind
@@ -140,42 +200,52 @@ def run(
         meta[TOP] = top - 1
         done += 1
         meta[NODES] += 1
-        # the grid of the position: each column's tiles left, resting on the bottom
-        alive_of[:] = 0
+        # the grid of the position: the columns whose tiles differ from the last one's, rebuilt
         open_of[:] = 0
+        for i in range(words):
+            diff = rows[node, i] ^ built[i]
+            while diff:
+                bit = diff & (~diff + np.uint64(1))
+                t = 64 * i + _bit(bit)
+                diff ^= bit
+                if t < n:
+                    dirty[col[t]] = True
+                    alive_of[kind[t]] += 1 if (rows[node, i] & bit) == 0 else -1
+            built[i] = rows[node, i]
         for c in range(1, w - 1):
+            if not dirty[c]:
+                continue
+            dirty[c] = False
+            stale_pairs[c - 1] = stale_pairs[c] = True
+            stale_open[c - 1] = stale_open[c] = stale_open[c + 1] = True
             j = 0
             for t in range(first[c], first[c + 1]):
                 if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
                     grid[bottom - j, c] = kind[t]
                     row_of[t] = bottom - j
                     at[c, j] = t
-                    alive_of[kind[t]] += 1
                     j += 1
-            for r in range(bottom - j, 0, -1):
+            for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
             height[c] = j
-        # the moves: neighbours of a kind, then pairs of open tiles (an empty cell beside)
+        # the moves: neighbours of a kind, then pairs of open tiles (an empty cell beside); each
+        # column keeps its lists until it or a neighbour changes
         m = 0
         for c in range(1, w - 1):
-            for j in range(height[c]):
-                t = at[c, j]
-                if j + 1 < height[c] and kind[at[c, j + 1]] == kind[t]:
-                    pair[m, 0], pair[m, 1] = t, at[c, j + 1]
-                    m += 1
-                if c + 1 < w - 1 and j < height[c + 1] and kind[at[c + 1, j]] == kind[t]:
-                    pair[m, 0], pair[m, 1] = t, at[c + 1, j]
-                    m += 1
-                r = bottom - j
-                if (
-                    grid[r - 1, c] == 0
-                    or grid[r + 1, c] == 0
-                    or grid[r, c - 1] == 0
-                    or grid[r, c + 1] == 0
-                ):
-                    k = kind[t]
-                    opened[base[k] + open_of[k]] = t
-                    open_of[k] += 1
+            if stale_pairs[c]:
+                stale_pairs[c] = False
+                _neighbours(kind, at, height, c, w, col_pairs, pairs_in)
+            if stale_open[c]:
+                stale_open[c] = False
+                _open(grid, at, height, c, bottom, col_open, open_in)
+            for i in range(pairs_in[c]):
+                pair[m, 0], pair[m, 1] = col_pairs[c, i, 0], col_pairs[c, i, 1]
+                m += 1
+            for i in range(open_in[c]):
+                t = col_open[c, i]
+                k = kind[t]
+                opened[base[k] + open_of[k]] = t
+                open_of[k] += 1
         for k in range(1, kinds + 1):
             for p in range(base[k], base[k] + open_of[k]):
                 x = opened[p]
