@@ -115,12 +115,16 @@ _EXHAUST_BYTES = 384 << 20
 """The most memory the exhaustive search under gravity (`exhaust.Exhaust`) may take for its table
 of positions seen: about 5 million positions on a 24x12 board, more than 10 s of work."""
 
-_EXHAUST_SHARE = 1.0
+_EXHAUST_SHARE = 3.0
 """Seconds of the exhaustive search under gravity per second of the restarts, once a board is not
-quickly decided, as long as no line has played half its pairs: a board that dies young (the
-random deals that only this search proves impossible). Past that the restarts and dives go on
-alone: on 30x16 with 60 kinds x 8 (all clearable) an even share to the end left a deal undecided
-at 10 s."""
+quickly decided: it alone proves the random deals that die young (24x12 with 72 kinds x 4: 15
+undecided of 100 at 10 s, against 18 with an even share)."""
+
+_EXHAUST_SMALL = 128
+"""Pairs on a board above which the exhaustive search stops once some line has played half of
+them: such a board is likely clearable and has far too many positions to see them all, and the
+restarts and dives clear it (on 30x16 with 60 kinds x 8 an even share to the end left a deal
+undecided at 10 s). Smaller boards keep it: 16x9 with 36 kinds x 4 takes it at most 1.3 s."""
 
 _PROBE_WORK = 3_000_000
 """Path tests the probing of the pairings (`probe.probe`) may take at the root (about 0.5 s)."""
@@ -524,8 +528,8 @@ class _Moves(_Core):
                 self.left = int(count.sum())
                 line.clear()
                 self.flags[depth.SHUFFLE] = 1
-            if every is not None and 2 * self.deepest >= self.left // 2:
-                every = None  # some line played half the pairs: the restarts are likely to clear it
+            if every is not None and 2 * self.deepest >= self.left // 2 > _EXHAUST_SMALL:
+                every = None  # a big board and a line that played half of it: the restarts, alone
             if every is not None:
                 seconds = _EXHAUST_SHARE * (time.perf_counter() - started)
                 verdict = self.exhaustive(every, seconds, line)
