@@ -57,6 +57,10 @@ def test_pausing_changes_nothing_and_the_verdict_is_exhaustive_searchs(seed, gra
     stepped = _finish(_Moves(board.grid(), gravity, True, memo, 1000), 1)
     assert whole == stepped
     assert (whole[0] == depth.SOLVED) is exhaustive(board.copy()), str(board)
+    if whole[0] == depth.SOLVED:  # the deepest line the search played: the whole solution
+        core = _Moves(board.grid(), gravity, True, memo, 1000)
+        _finish(core, None)
+        assert int(core.state[depth.DEEPEST]) == len(whole[2]) == core.left // 2
 
 
 @settings(max_examples=40, deadline=None)

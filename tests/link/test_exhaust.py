@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.link.test_solve import exhaustive, replay_clears, small_board
-from tilegames.link import Board, deal
+from tilegames.link import Board, Limits, deal, solve
 from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, Exhaust
 from tilegames.link.falling import compact
+from tilegames.link.search import _Limit, _Moves
 
 
 def settled(board: Board) -> Board:
@@ -97,3 +98,27 @@ def test_macro_steps_replay_in_a_playable_order():
     while row > 0:
         steps, row = steps + 1, int(every.parent[row])
     assert steps == 4  # a kind of four per step
+
+
+def test_the_move_search_runs_it_within_its_limits():
+    dead = (settled(small_board(seed, True, True)) for seed in range(1000))
+    board = next(b for b in dead if exhaustive(b.copy()) is False)  # every position expanded
+    core = _Moves(board.grid(), True, True, True, 1000)
+    every = Exhaust(core.grid, 1 << 26)
+    assert core.exhaustive(every, 60.0, []) is False
+    assert core.nodes == every.nodes > 0
+    limited = _Moves(board.grid(), True, True, True, 1000)
+    limited.max_nodes = 1
+    with pytest.raises(_Limit):
+        limited.exhaustive(Exhaust(board.grid(), 1 << 26), 60.0, [])
+    assert limited.nodes <= 1
+
+
+def test_random_deals_only_it_decides_are_decided():
+    # 24x12 with 72 kinds x 4, uniformly random: the relaxations and the restarts leave both
+    # undecided after a minute; seeing every position (about 0.1 M for the first) decides them.
+    impossible = deal(24, 12, 72, 4, seed=91, gravity=True, solvable=False)
+    assert solve(impossible, limits=Limits(timeout=300)) is None
+    clearable = deal(24, 12, 72, 4, seed=77, gravity=True, solvable=False)
+    solution = solve(clearable, limits=Limits(timeout=300))
+    assert solution is not None and replay_clears(clearable, solution.moves)

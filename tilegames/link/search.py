@@ -14,7 +14,10 @@ moves (`kernels.expand`: safe moves that make nothing fall, fewest-left kinds fi
 the grid with its kinds renumbered in reading order (`dense.canonical`), with dead ends proven
 by the relaxation that tracks where tiles may have fallen (`falling.doomed`: in full at the
 root, with a small work budget below it, skipped on boards where that budget ran out). Its loop
-is compiled (`depth.run`) and called for about 5 ms at a time.
+is compiled (`depth.run`) and called for about 5 ms at a time. A board it does not decide at once
+also gets the exhaustive search (`exhaust.Exhaust`: every reachable position once, named by the
+tiles gone), three times as long as the restarts: random deals that die within a few dozen pairs
+have a few million positions, which it sees all of where the relaxation proves nothing.
 
 Limits: the clock is read at every node of the pairing search and between the move search's
 kernel calls, and every kernel call gets a work budget (path tests), so a node on a huge board
