@@ -54,7 +54,7 @@ def tiles(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _find(
     index: np.ndarray, hashes: np.ndarray, rows: np.ndarray, mask: np.ndarray, key: np.uint64
-):
+) -> tuple[bool, np.int64]:
     """The slot of `mask` in the index: (seen?, slot; the empty slot to fill when not seen)."""
     last = index.shape[0] - 1
     slot = np.int64(key & np.uint64(last))
