@@ -88,6 +88,17 @@ def test_one_long_row_stops_at_its_node_limit():
     assert stopped.value.limit == "timeout"
 
 
+def test_thousands_of_copies_under_gravity_keep_to_the_time_limit():
+    # 100x100 with two kinds: every move weighs 25 million pairs, so a dive (which reads no
+    # clock) would run for minutes; there are none, and the search stops at its limit.
+    board = Board.parse("/".join(["AB" * 50] * 100), gravity=True)
+    core = _Moves(board.grid(), True, True, True, 1000)
+    assert core.dives(10_000, []) is False and core.nodes == 0
+    with pytest.raises(SearchLimitError) as stopped:
+        solve(board, limits=Limits(timeout=0.5))
+    assert stopped.value.limit == "timeout"
+
+
 def test_the_memo_stays_under_its_cap():
     board = deal(30, 16, kinds=120, seed=3, solvable=False)
     grid = board.grid()

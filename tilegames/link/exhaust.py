@@ -73,6 +73,14 @@ def _find(
 
 
 @njit(cache=True)
+def _bigger(pair: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The move buffers with twice the room, their rows kept."""
+    more = np.empty((2 * pair.shape[0], 4), np.int64)
+    more[: pair.shape[0]] = pair
+    return more, np.empty(2 * rank.shape[0], np.int64)
+
+
+@njit(cache=True)
 def _bit(single: np.uint64) -> int:
     """The index of the one bit set in `single`."""
     i = 0
@@ -175,11 +183,8 @@ def run(
     stale_open = np.ones(w, np.bool_)
     open_of = np.zeros(kinds + 1, np.int64)
     opened = np.empty(n, np.int64)  # kind k's open tiles from base[k] on
-    most = 1  # the most moves a position can have: every two tiles of a kind
-    for k in range(1, kinds + 1):
-        most += (base[k + 1] - base[k]) * (base[k + 1] - base[k] - 1) // 2
-    pair = np.empty((most, 4), np.int64)  # x, y, then a macro's z, w (or -1)
-    rank = np.empty(most, np.int64)
+    pair = np.empty((256, 4), np.int64)  # a position's moves: x, y, then a macro's z, w (or -1)
+    rank = np.empty(256, np.int64)
     child = np.empty(words, np.uint64)
     full = np.empty(words, np.uint64)
     for i in range(words):
@@ -194,8 +199,6 @@ def run(
         top = meta[TOP]
         if top == 0:
             return DEAD
-        if meta[USED] + most > rows.shape[0]:
-            return GROW
         node = stack[top - 1]
         meta[TOP] = top - 1
         done += 1
@@ -239,6 +242,8 @@ def run(
                 stale_open[c] = False
                 _open(grid, at, height, c, bottom, col_open, open_in)
             for i in range(pairs_in[c]):
+                if m == pair.shape[0]:
+                    pair, rank = _bigger(pair, rank)
                 pair[m, 0], pair[m, 1] = col_pairs[c, i, 0], col_pairs[c, i, 1]
                 m += 1
             for i in range(open_in[c]):
@@ -264,6 +269,8 @@ def run(
                     else:
                         joined = joinable(grid, rx, cx, ry, cy)
                     if joined:
+                        if m == pair.shape[0]:
+                            pair, rank = _bigger(pair, rank)
                         pair[m, 0], pair[m, 1] = x, y
                         m += 1
         # the safe macro, else every move in order
@@ -297,7 +304,14 @@ def run(
                             pair[i, 2], pair[i, 3] = z, t
                             lo, hi = i, i + 1
                         grid[rx, cx] = grid[ry, cy] = kind[x]
-        for i in range(lo + 1, hi):  # insertion sort, best first
+        if meta[USED] + hi - lo > rows.shape[0]:
+            meta[TOP] = top  # this position again, once the table has grown
+            meta[NODES] -= 1
+            return GROW
+        if hi - lo > 32:  # best first
+            best = np.argsort(rank[lo:hi], kind="mergesort")
+            pair[lo:hi] = pair[lo:hi][best]
+        for i in range(lo + 1, hi if hi - lo <= 32 else lo):  # few: an insertion sort
             j = i
             while j > lo and rank[j - 1] > rank[j]:
                 rank[j - 1], rank[j] = rank[j], rank[j - 1]

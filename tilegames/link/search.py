@@ -99,6 +99,11 @@ _DIVE_NOISE = 3.0
 _DIVE_DRAWS = 4096
 """Random offsets drawn for a dive (it uses them in turn, one per pair it weighs)."""
 
+_DIVE_WORK = 50_000_000
+"""Most pairs of equal tiles a dive may weigh in all (each of its moves weighs every two tiles of a
+kind): a dive reads no clock, so on a board with thousands of copies of a kind (100x100 with two
+kinds: 25 million a move) there are no dives, and the search alone keeps to the time limit."""
+
 _FALL_MOVES = 6
 """Fewest moves at a node for the relaxation under gravity to be tried there."""
 
@@ -471,6 +476,9 @@ class _Moves(_Core):
     def dives(self, nodes: int, line: list[Move]) -> bool:
         """Greedy dives from the grid for about `nodes` nodes (one per pair played): True with
         `line` holding a dive that cleared the board. The limits hold as for the search."""
+        weighed = int(np.sum(self.count * (self.count - 1) // 2))
+        if weighed * (self.left // 2) > _DIVE_WORK:
+            return False
         spent = 0
         while spent < nodes:
             limit = nodes - spent
