@@ -364,6 +364,8 @@ class Exhaust:
 
     def __init__(self, grid: np.ndarray, max_bytes: int, rows: int = 1 << 14) -> None:
         self.grid = np.array(grid, np.int32)
+        tiles_at = self.grid > 0  # kinds numbered 1..K: the kernel's arrays are indexed by kind
+        self.grid[tiles_at] = np.unique(self.grid[tiles_at], return_inverse=True)[1] + 1
         self.frame = np.where(self.grid > 0, 0, self.grid).astype(np.int32)
         self.col, self.kind, self.first = tiles(self.grid)
         n = len(self.col)

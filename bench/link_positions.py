@@ -1,0 +1,57 @@
+"""Lianliankan under gravity: how many positions a deal has, counted by the exhaustive search alone.
+
+Run: .venv/bin/python -m bench.link_positions [--size 24x12] [--kinds 72] [--timeout 60]
+     [--max-mb 3072] SEED ...
+
+Each seed's uniformly random deal (`deal(..., solvable=False, gravity=True)`) goes to
+`exhaust.Exhaust` alone (no relaxation, no restarts) until it clears the board, runs out of
+positions (a proof that none clears it), fills `--max-mb` of table, or `--timeout` seconds pass.
+The count of positions is exact when the verdict is "impossible": every position reachable from
+the start, each once. It tells how far a deal is from being decided in 10 s (docs/benchmarks.md,
+"Random deals decided (issue 11 §5, round 7)").
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from tilegames.link import deal
+from tilegames.link.exhaust import DEAD, GROW, PAUSE, SOLVED, Exhaust
+
+
+def count(width: int, height: int, kinds: int, seed: int, timeout: float, max_bytes: int) -> str:
+    """One deal's row of the table."""
+    board = deal(
+        width, height, kinds, width * height // kinds, seed=seed, gravity=True, solvable=False
+    )
+    started = time.perf_counter()
+    every = Exhaust(board.grid(), max_bytes)
+    status = PAUSE
+    while status == PAUSE and time.perf_counter() - started < timeout:
+        status = every.step(50_000)
+    took = time.perf_counter() - started
+    verdict = {SOLVED: "clearable", DEAD: "impossible", GROW: "table full", PAUSE: "undecided"}
+    positions = f"{every.nodes:,}" if status == DEAD else f"more than {every.nodes:,}"
+    if status == SOLVED:
+        positions = f"cleared after {every.nodes:,}"
+    return f"| {seed} | {verdict[status]} | {positions} | {took:.1f} s |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("seeds", type=int, nargs="+", metavar="SEED")
+    parser.add_argument("--size", default="24x12")
+    parser.add_argument("--kinds", type=int, default=72)
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal")
+    parser.add_argument("--max-mb", type=int, default=3072, help="most memory for the table")
+    args = parser.parse_args()
+    width, height = (int(part) for part in args.size.split("x"))
+    count(6, 4, 6, 0, 60.0, 1 << 26)  # the kernels compiled or loaded outside the timing
+    print("| seed | verdict | positions | time |\n|---|---|---|---|", flush=True)
+    for seed in args.seeds:
+        print(count(width, height, args.kinds, seed, args.timeout, args.max_mb << 20), flush=True)
+
+
+if __name__ == "__main__":
+    main()
