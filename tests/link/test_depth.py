@@ -19,19 +19,19 @@ def test_keys_with_one_hash_stay_apart():
     state = np.zeros(10, np.int64)
     same = np.uint64(5)
     first, second = np.array([1, 2, 0], np.uint8), np.array([1, 0, 2], np.uint8)
-    known, slot = depth._find(index, hashes, keys, first, same)
+    known, slot = depth.find(index, hashes, keys, first, same)
     assert not known
     depth._remember(index, hashes, keys, first, same, slot, state)
-    known, slot = depth._find(index, hashes, keys, second, same)
+    known, slot = depth.find(index, hashes, keys, second, same)
     assert not known  # same hash, other key: not dead
     depth._remember(index, hashes, keys, second, same, slot, state)
-    assert depth._find(index, hashes, keys, first, same)[0]
-    assert depth._find(index, hashes, keys, second, same)[0]
+    assert depth.find(index, hashes, keys, first, same)[0]
+    assert depth.find(index, hashes, keys, second, same)[0]
     assert state[depth.USED] == 2
     moved = np.full(16, -1, np.int64)
     depth.reindex(moved, hashes, 2)  # a bigger index finds both again
-    assert depth._find(moved, hashes, keys, first, same)[0]
-    assert depth._find(moved, hashes, keys, second, same)[0]
+    assert depth.find(moved, hashes, keys, first, same)[0]
+    assert depth.find(moved, hashes, keys, second, same)[0]
 
 
 def _finish(core: _Moves, pause_every: int | None) -> tuple[int, int, list]:

@@ -47,13 +47,23 @@ def _hash(key: np.ndarray) -> np.uint64:
 
 
 @njit(cache=True)
-def _find(index: A, hashes: A, keys: A, key: A, h: np.uint64) -> tuple[bool, np.int64]:
-    """The slot of `key` in the index: (found?, slot; the empty slot to fill when not found)."""
+def _same(a: A, b: A) -> bool:
+    """Are two keys of one length equal? (`np.array_equal` compiles to a slower loop.)"""
+    for i in range(a.shape[0]):  # noqa: SIM110 (a plain loop compiles best)
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def find(index: A, hashes: A, keys: A, key: A, h: np.uint64) -> tuple[bool, np.int64]:
+    """The slot of `key` in the index: (found?, slot; the empty slot to fill when not found).
+    The open-addressing table of the memo here and of the positions seen in `exhaust`."""
     mask = index.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
     while index[slot] >= 0:
         row = index[slot]
-        if hashes[row] == h and np.array_equal(keys[row], key):
+        if hashes[row] == h and _same(keys[row], key):
             return True, slot
         slot = (slot + 1) & mask
     return False, slot
@@ -147,7 +157,7 @@ def run(
             if memo:
                 dense.canonical_into(grid, scratch, key)
                 h = _hash(key)
-                known, slot = _find(index, hashes, keys, key, h)
+                known, slot = find(index, hashes, keys, key, h)
                 if known:
                     dead, slot = True, np.int64(-1)  # already remembered
             if not dead and flags[PROVE]:  # the relaxation (no gravity): a proof of a dead end
@@ -213,7 +223,7 @@ def run(
             if memo:
                 dense.canonical_into(grid, scratch, key)
                 h = _hash(key)
-                known, empty = _find(index, hashes, keys, key, h)
+                known, empty = find(index, hashes, keys, key, h)
                 if not known:
                     _remember(index, hashes, keys, key, h, empty, state)
             state[TOP] = frames[d, START]
@@ -228,7 +238,7 @@ def run(
 
 @njit(cache=True)
 def _remember(index: A, hashes: A, keys: A, key: A, h: np.uint64, slot: np.int64, state: A) -> None:
-    """Add `key` at the empty `slot` (of `_find`), unless the rows are full (then it is lost:
+    """Add `key` at the empty `slot` (of `find`), unless the rows are full (then it is lost:
     the memo only saves time)."""
     row = state[USED]
     if row >= keys.shape[0]:

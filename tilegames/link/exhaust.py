@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from tilegames.link.dense import kind_spans
+from tilegames.link.depth import find, reindex
 from tilegames.link.kernels import settle
 from tilegames.link.path import joinable
 
@@ -49,27 +50,6 @@ def tiles(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                     n += 1
     first[w] = n
     return col[:n].copy(), kind[:n].copy(), first
-
-
-@njit(cache=True)
-def _find(
-    index: np.ndarray, hashes: np.ndarray, rows: np.ndarray, mask: np.ndarray, key: np.uint64
-) -> tuple[bool, np.int64]:
-    """The slot of `mask` in the index: (seen?, slot; the empty slot to fill when not seen)."""
-    last = index.shape[0] - 1
-    slot = np.int64(key & np.uint64(last))
-    while index[slot] >= 0:
-        row = index[slot]
-        if hashes[row] == key:
-            same = True
-            for i in range(mask.shape[0]):
-                if rows[row, i] != mask[i]:
-                    same = False
-                    break
-            if same:
-                return True, slot
-        slot = (slot + 1) & last
-    return False, slot
 
 
 @njit(cache=True)
@@ -326,7 +306,7 @@ def run(
                 if t >= 0:
                     child[t >> 6] |= np.uint64(1) << np.uint64(t & 63)
                     key ^= zobrist[t]
-            seen, slot = _find(index, hashes, rows, child, key)
+            seen, slot = find(index, hashes, rows, child, key)
             if seen:
                 continue
             new = meta[USED]
@@ -341,17 +321,6 @@ def run(
             stack[meta[TOP]] = new
             meta[TOP] += 1
     return PAUSE
-
-
-@njit(cache=True)
-def reindex(index: np.ndarray, hashes: np.ndarray, used: int) -> None:
-    """Fill the empty `index` (all -1) with the first `used` rows, by their hashes."""
-    last = index.shape[0] - 1
-    for row in range(used):
-        slot = np.int64(hashes[row] & np.uint64(last))
-        while index[slot] >= 0:
-            slot = (slot + 1) & last
-        index[slot] = row
 
 
 class Exhaust:
