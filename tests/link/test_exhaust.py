@@ -1,16 +1,24 @@
 """The exhaustive search under gravity (`exhaust.Exhaust`): its verdicts are the plain search's,
-its lines clear the board, pausing changes nothing, and a full table claims nothing."""
+its lines clear the board, pausing changes nothing, a full table claims nothing, and confined
+play ends with exactly the tiles some play can take."""
 
 from __future__ import annotations
 
+import itertools
+import random
+import string
+
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.link.test_solve import exhaustive, replay_clears, small_board
 from tilegames.link import Board, Limits, deal, solve
-from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, Exhaust
+from tilegames.link.closure import candidates
+from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust, tiles
 from tilegames.link.falling import compact
+from tilegames.link.path import joinable
 from tilegames.link.search import _Limit, _Moves
 
 
@@ -29,8 +37,8 @@ def settled(board: Board) -> Board:
     return Board.parse("/".join(stacked), gravity=True, ring=board.ring)
 
 
-def finish(board: Board, per_call: int = 1 << 30) -> tuple[int, Exhaust]:
-    every = Exhaust(board.grid(), 1 << 26, rows=16)
+def finish(board: Board, per_call: int = 1 << 30, scout: int = 30_000) -> tuple[int, Exhaust]:
+    every = Exhaust(board.grid(), 1 << 26, rows=16, scout=scout)
     while True:
         status = every.step(per_call)
         if status != PAUSE:
@@ -41,13 +49,14 @@ def cells(moves) -> list:
     return [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in moves]
 
 
+@pytest.mark.parametrize("scout", [0, 30_000])
 @pytest.mark.parametrize("ring", [True, False])
-def test_verdicts_match_the_plain_search_and_lines_clear(ring):
+def test_verdicts_match_the_plain_search_and_lines_clear(ring, scout):
     verdicts = []
     for seed in range(300):
         board = settled(small_board(seed, True, ring))
         assert compact(board.grid())
-        status, every = finish(board)
+        status, every = finish(board, scout=scout)
         expected = exhaustive(board.copy())
         assert status == (SOLVED if expected else DEAD), (str(board), ring)
         if status == SOLVED:
@@ -57,11 +66,11 @@ def test_verdicts_match_the_plain_search_and_lines_clear(ring):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10**9), st.booleans())
-def test_pausing_every_position_changes_nothing(seed, ring):
+@given(st.integers(0, 10**9), st.booleans(), st.sampled_from([0, 5, 30_000]))
+def test_pausing_every_position_changes_nothing(seed, ring, scout):
     board = settled(small_board(seed, True, ring))
-    whole_status, whole = finish(board)
-    step_status, stepped = finish(board, 1)
+    whole_status, whole = finish(board, scout=scout)
+    step_status, stepped = finish(board, 1, scout)
     assert whole_status == step_status
     assert whole.nodes == stepped.nodes
     if whole_status == SOLVED:
@@ -122,3 +131,88 @@ def test_random_deals_only_it_decides_are_decided():
     clearable = deal(24, 12, 72, 4, seed=77, gravity=True, solvable=False)
     solution = solve(clearable, limits=Limits(timeout=300))
     assert solution is not None and replay_clears(clearable, solution.moves)
+
+
+def reachable(grid) -> tuple[set[int], bool]:
+    """Obviously right: every position from `grid` (tiles numbered as `tiles` numbers them), by
+    trying every pair of a kind with `joinable`: (the tiles some play takes, can play clear)."""
+    col, kind, first = tiles(grid)
+    h, w = grid.shape
+    frame = np.where(grid > 0, 0, grid).astype(np.int32)
+    seen, todo, taken = {0}, [0], 0
+    while todo:
+        gone = todo.pop()
+        position, row = frame.copy(), {}
+        for c in range(1, w - 1):
+            stacked = [t for t in range(first[c], first[c + 1]) if not gone >> t & 1]
+            for j, t in enumerate(stacked):
+                position[h - 2 - j, c] = kind[t]
+                row[t] = h - 2 - j
+        for x, y in itertools.combinations(sorted(row), 2):
+            if kind[x] == kind[y] and joinable(position, row[x], col[x], row[y], col[y]):
+                child = gone | 1 << x | 1 << y
+                taken |= 1 << x | 1 << y
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+    return {t for t in range(len(col)) if taken >> t & 1}, (1 << len(col)) - 1 in seen
+
+
+def tall_board(seed: int) -> Board:
+    """A random board of 3-6 columns of 4-7 tiles, kinds of 2 and 4: many die young."""
+    rng = random.Random(seed)
+    width, height = rng.randint(3, 6), rng.randint(4, 7)
+    layout: list[str] = []
+    while len(layout) < width * height - 1:
+        copies = min(rng.choice([2, 2, 4]), (width * height - len(layout)) // 2 * 2)
+        layout += [string.ascii_letters[len(layout) % 52]] * copies
+    layout += ["."] * (width * height - len(layout))
+    rng.shuffle(layout)
+    rows = ("".join(layout[r * width : (r + 1) * width]) for r in range(height))
+    return Board.parse("/".join(rows), gravity=True)
+
+
+def test_confined_play_finds_exactly_the_tiles_play_can_take():
+    boards = [small_board(seed, True, True) for seed in range(300)]
+    boards += [tall_board(seed) for seed in range(80)]
+    partial = 0
+    for board in map(settled, boards):
+        taken, clearable = reachable(board.grid())
+        status, every = finish(board, scout=0)  # confined from the first position
+        assert status == (SOLVED if clearable else DEAD), str(board)
+        if status == DEAD:
+            assert set(np.flatnonzero(every.may)) == taken, str(board)  # never fewer: sound
+            partial += len(taken) < len(every.col)
+    assert partial > 15  # the proofs that leave tiles out are exercised
+
+
+def test_a_hard_deal_is_proved_with_the_tiles_round_7_saw_go():
+    # 24x12, 72 kinds x 4, random: round 7's search sees all 495,048 positions; confined play
+    # takes the same tiles and proves the deal in a fraction of the positions.
+    board = deal(24, 12, 72, 4, seed=5, gravity=True, solvable=False)
+    plain = Exhaust(board.grid(), 1 << 28, confine=False)
+    confined = Exhaust(board.grid(), 1 << 28, scout=0)
+    assert plain.step(1 << 30) == DEAD and confined.step(1 << 30) == DEAD
+    rows = plain.rows[: plain.meta[USED]]
+    taken = np.unpackbits(np.bitwise_or.reduce(rows, axis=0).view(np.uint8), bitorder="little")
+    assert np.array_equal(taken[: len(plain.col)].astype(bool), confined.may)
+    assert 0 < confined.may.sum() < len(confined.col)
+    assert confined.nodes < plain.nodes // 2
+
+
+def test_with_no_tile_in_may_the_candidates_are_the_pairs_joinable_now():
+    for seed in range(60):
+        board = settled(small_board(seed, True, True))
+        every = Exhaust(board.grid(), 1 << 20)
+        nobody = np.zeros(len(every.col), bool)
+        cand = candidates(every.grid, every.col, every.kind, every.first, nobody)
+        col, first = every.col, every.first
+        cells = {
+            (every.grid.shape[0] - 2 - (t - first[col[t]]), int(col[t])): t for t in range(len(col))
+        }
+        expected = np.zeros(len(col), bool)
+        for (r1, c1), (r2, c2) in board.pairs():
+            expected[cells[(r1 + 1, c1 + 1)]] = expected[cells[(r2 + 1, c2 + 1)]] = True
+        assert np.array_equal(cand, expected), str(board)
+        everyone = np.ones(len(col), bool)
+        assert not candidates(every.grid, every.col, every.kind, every.first, everyone).any()

@@ -18,18 +18,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tilegames.link.closure import candidates
 from tilegames.link.dense import kind_spans
 from tilegames.link.depth import find, reindex
 from tilegames.link.kernels import settle
 from tilegames.link.path import joinable
 
-SOLVED, DEAD, PAUSE, GROW = 0, 1, 2, 3
+SOLVED, DEAD, PAUSE, GROW, ESCAPE = 0, 1, 2, 3, 4
 """What a call of `run` ended with: a cleared board found, every position seen, the call's
-positions spent (call again), the table full (grow it, call again)."""
+positions spent (call again), the table full (grow it, call again), a position with a move out
+of `may` (widen `may`, call again: the position is still on the stack)."""
 
-USED, TOP, NODES, FOUND = range(4)
+_FRESH = 20_000
+"""Positions between two computations of `cand` while a pass widens `may` (tens of ms each on a
+24x12 board): such a pass only finds tiles, the pass after it proves."""
+
+_SCOUT = 30_000
+"""Positions seen with every move before play is confined (0.1 s on 24x12): many clearable deals
+are cleared here, and `may` starts with the tiles they took instead of none."""
+
+USED, TOP, NODES, FOUND, OUT = range(5)
 """The slots of `meta`: rows in the table, positions on the stack, positions expanded, the row of
-the cleared board."""
+the cleared board, the moves out of `may` written to `escapes`."""
 
 
 @njit(cache=True)
@@ -121,10 +131,104 @@ def _still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
 
 
 @njit(cache=True)
+def _lasting(
+    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, low: np.ndarray, x: int, y: int,
+    bottom: int, w: int,
+) -> bool:  # fmt: skip
+    """Do x and y (joinable now, with the ring) stay joinable while both are there, whatever
+    else goes inside `may`? Two tops, two bottoms, two tiles beside the same side of the ring,
+    two tiles one on the other, or two that nothing can lower (no tile of `may` under them)."""
+    rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
+    if grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0:
+        return True
+    if rx == bottom and ry == bottom:
+        return True
+    if cx == cy and (cx == 1 or cx == w - 2 or abs(rx - ry) == 1):
+        return True
+    return bool(bottom - rx <= low[cx] and bottom - ry <= low[cy])
+
+
+@njit(cache=True)
+def _robust(t: int, row_of: np.ndarray, col: np.ndarray, fixed: np.ndarray, bottom: int) -> bool:
+    """Can no cell beside t ever empty (each neighbouring column keeps more tiles outside `may`
+    than t has under it)? Then every path from t leaves up, into the ring or down, and falling
+    keeps it: from t's new cell the same path goes on through its old one."""
+    w = fixed.shape[0]
+    c = col[t]
+    for nb in (c - 1, c + 1):  # noqa: SIM110 (a plain loop compiles best)
+        if 0 < nb < w - 1 and fixed[nb] <= bottom - row_of[t]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _beside(
+    t: int, u: int, row_of: np.ndarray, col: np.ndarray, under: np.ndarray, bottom: int
+) -> bool:
+    """Could t and u ever sit side by side (neighbouring columns, one height)? `under[t]`: the
+    tiles of `may` under t, the most it can still fall."""
+    if abs(col[t] - col[u]) != 1:
+        return False
+    height_t, height_u = bottom - row_of[t], bottom - row_of[u]
+    return bool(max(height_t - under[t], height_u - under[u]) <= min(height_t, height_u))
+
+
+@njit(cache=True)
+def _key(
+    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, low: np.ndarray,
+    fixed: np.ndarray, under: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
+    x: int, y: int, alive_may: np.ndarray, uorder: np.ndarray, ubase: np.ndarray,
+    order: np.ndarray, base: np.ndarray, may: np.ndarray, cand: np.ndarray, bottom: int,
+) -> bool:  # fmt: skip
+    """May the move x, y alone stand for all the position's moves (`run`'s docstring)?"""
+    w = fixed.shape[0]
+    if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
+        return False
+    rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
+    if not _lasting(grid, row_of, col, low, x, y, bottom, w) and (
+        (rx == ry and abs(cx - cy) == 1)
+        or not _robust(x, row_of, col, fixed, bottom)
+        or not _robust(y, row_of, col, fixed, bottom)
+    ):
+        return False
+    still = _still(grid, rx, cx, ry, cy)
+    for t in (x, y):
+        c = col[t]
+        for j in range(bottom - row_of[t] + 1, height[c]):
+            z = at[c, j]
+            if z in (x, y):
+                continue
+            robust = _robust(z, row_of, col, fixed, bottom)
+            if cand[z] and not still:  # it would fall: a way out of `may` must stay open
+                if not robust:
+                    return False
+                k = kind[z]
+                for p in range(base[k], base[k + 1]):
+                    u = order[p]
+                    alive = (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1) == 0
+                    if u != z and alive and _beside(z, u, row_of, col, under, bottom):
+                        return False
+            if not may[z]:
+                continue
+            k = kind[z]
+            for p in range(ubase[k], ubase[k + 1]):
+                u = uorder[p]
+                if u == z or (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1):
+                    continue
+                if _lasting(grid, row_of, col, low, z, u, bottom, w):
+                    continue
+                if robust and not _beside(z, u, row_of, col, under, bottom):
+                    continue
+                return False  # a pair above that x, y's fall could part
+    return True
+
+
+@njit(cache=True)
 def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
-    stack: np.ndarray, meta: np.ndarray, budget: int,
+    stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, cand: np.ndarray,
+    escapes: np.ndarray, keyed: bool,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
 
@@ -133,6 +237,14 @@ def run(
     hashes to rows. A position's children are its moves (all pairs joinable now, or the safe
     macro alone: a kind whose last two, or all four, go without making anything fall), pushed
     worst first so that the best, the fewest left of its kind and nothing falling, is next.
+
+    Play is confined to the tiles of `may`: a position with a move that takes a tile outside it
+    ends the call (ESCAPE, the moves in `escapes`). Then one move alone may stand for all (a
+    key): the last two of a kind in `may` that stay joinable (`_lasting`), in no pair of `cand`
+    (the pairs that could leave `may`, `closure.candidates`), such that every pair of `may` with
+    a tile above them stays joinable too, and no tile of `cand` is above them unless nothing
+    falls. Every position with no move inside `may` that play reaches is still reached, and so
+    is a move out of `may` if there is one (docs/link.md, solver item 12).
     """
     h, w = frame.shape
     bottom = h - 2
@@ -152,6 +264,26 @@ def run(
     for k in range(kinds + 1):
         base[k + 1] += base[k]
     alive_of = np.zeros(kinds + 1, np.int64)
+    alive_may = np.zeros(kinds + 1, np.int64)  # alive tiles of `may` per kind
+    ubase = np.zeros(kinds + 2, np.int64)  # kind k's tiles of `may` are uorder[ubase[k]:...]
+    for t in range(n):
+        if may[t]:
+            ubase[kind[t] + 1] += 1
+    for k in range(kinds + 1):
+        ubase[k + 1] += ubase[k]
+    uorder = np.empty(n, np.int64)
+    fill = ubase.copy()
+    for t in range(n):
+        if may[t]:
+            uorder[fill[kind[t]]] = t
+            fill[kind[t]] += 1
+    keys = keyed and frame[0, 1] == 0  # with the ring
+    low = np.zeros(w, np.int64)  # low[c]: the lowest tile of `may` in column c, from the bottom
+    fixed = np.zeros(w, np.int64)  # tiles outside `may` in column c: they never go
+    for t in range(n):
+        if not may[t]:
+            fixed[col[t]] += 1
+    under = np.zeros(n, np.int64)  # under[t]: alive tiles of `may` under t
     built = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the grid's position: every tile gone
     dirty = np.zeros(w, np.bool_)
     height = np.zeros(w, np.int64)
@@ -194,6 +326,8 @@ def run(
                 if t < n:
                     dirty[col[t]] = True
                     alive_of[kind[t]] += 1 if (rows[node, i] & bit) == 0 else -1
+                    if may[t]:
+                        alive_may[kind[t]] += 1 if (rows[node, i] & bit) == 0 else -1
             built[i] = rows[node, i]
         for c in range(1, w - 1):
             if not dirty[c]:
@@ -202,11 +336,17 @@ def run(
             stale_pairs[c - 1] = stale_pairs[c] = True
             stale_open[c - 1] = stale_open[c] = stale_open[c + 1] = True
             j = 0
+            low[c] = h
+            count = 0
             for t in range(first[c], first[c + 1]):
                 if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
                     grid[bottom - j, c] = kind[t]
                     row_of[t] = bottom - j
                     at[c, j] = t
+                    under[t] = count
+                    if may[t]:
+                        low[c] = min(low[c], j)
+                        count += 1
                     j += 1
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
@@ -253,7 +393,17 @@ def run(
                             pair, rank = _bigger(pair, rank)
                         pair[m, 0], pair[m, 1] = x, y
                         m += 1
-        # the safe macro, else every move in order
+        out = 0  # a move out of `may`: widen it first
+        for i in range(m):
+            if not (may[pair[i, 0]] and may[pair[i, 1]]) and out < escapes.shape[0]:
+                escapes[out, 0], escapes[out, 1] = pair[i, 0], pair[i, 1]
+                out += 1
+        if out > 0:
+            meta[OUT] = out
+            meta[TOP] = top  # this position again, once `may` is wider
+            meta[NODES] -= 1
+            return ESCAPE
+        # the safe macro, a key, else every move in order
         lo, hi = 0, m
         for i in range(m):
             x, y = pair[i, 0], pair[i, 1]
@@ -264,6 +414,8 @@ def run(
             rank[i] = 2 * left + (0 if still else 1)
             if lo != 0 or hi != m or not still or (left != 2 and left != 4):
                 continue
+            if alive_may[kind[x]] != left:
+                continue  # a tile outside `may`: not this macro
             if left == 2:
                 lo, hi = i, i + 1
                 continue
@@ -284,6 +436,13 @@ def run(
                             pair[i, 2], pair[i, 3] = z, t
                             lo, hi = i, i + 1
                         grid[rx, cx] = grid[ry, cy] = kind[x]
+        for i in range(m if keys and lo == 0 and hi == m else 0):
+            if _key(
+                grid, row_of, col, kind, low, fixed, under, at, height, rows[node], pair[i, 0],
+                pair[i, 1], alive_may, uorder, ubase, order, base, may, cand, bottom,
+            ):  # fmt: skip
+                lo, hi = i, i + 1
+                break
         if meta[USED] + hi - lo > rows.shape[0]:
             meta[TOP] = top  # this position again, once the table has grown
             meta[NODES] -= 1
@@ -329,9 +488,23 @@ class Exhaust:
     `step` expands positions until its budget, a cleared board or the end; `moves` replays the
     line to a cleared board. The table grows by doubling up to `max_bytes` (then `step` answers
     GROW for good and the caller gives up on this search: nothing is claimed).
+
+    With the ring, play is confined to `may` once `scout` positions are seen: the tiles gone in
+    those, widened by every move out of it that a position offers. Once a whole pass over the positions
+    meets no such move, `may` is closed: no play ever takes another tile, and if some tile is
+    outside it, none clears the board (DEAD). A pass in which `may` grew is followed by another.
+    `confine=False` searches every move from the start, with no keys (round 7's search: every
+    position play reaches but for the safe macros).
     """
 
-    def __init__(self, grid: np.ndarray, max_bytes: int, rows: int = 1 << 14) -> None:
+    def __init__(
+        self,
+        grid: np.ndarray,
+        max_bytes: int,
+        rows: int = 1 << 14,
+        confine: bool = True,
+        scout: int = _SCOUT,
+    ) -> None:
         self.grid = np.array(grid, np.int32)
         tiles_at = self.grid > 0  # kinds numbered 1..K: the kernel's arrays are indexed by kind
         self.grid[tiles_at] = np.unique(self.grid[tiles_at], return_inverse=True)[1] + 1
@@ -348,28 +521,82 @@ class Exhaust:
         self.parent = np.full(rows, -1, np.int64)
         self.stack = np.zeros(rows, np.int64)
         self.index = np.full(2 * rows, -1, np.int64)
-        self.meta = np.zeros(4, np.int64)
-        self.meta[USED] = self.meta[TOP] = 1  # the start: row 0, no tile gone, hash 0
-        self.index[0] = 0
+        self.meta = np.zeros(5, np.int64)
+        self.restart()
         self.full = False
+        self.confined = bool(confine and self.frame[0, 1] == 0)
+        self.may = np.full(n, not self.confined, np.bool_)
+        self.cand = np.zeros(n, np.bool_)
+        self.escapes = np.zeros((256, 2), np.int64)
+        self.widened = False  # `may` grew during this pass
+        self.fresh = 0  # `cand` is recomputed when `may` grows once this many positions are done
+        self.passes = 1
+        self.scout = scout
+        self.scouting = self.confined  # the first positions: every move, `may` from what went
+        self.everyone = np.ones(n, np.bool_)
 
     @property
     def nodes(self) -> int:
-        """Positions expanded so far."""
+        """Positions expanded so far, over every pass."""
         return int(self.meta[NODES])
+
+    def restart(self) -> None:
+        """Back to the start: a new pass, the positions of the last one forgotten."""
+        self.meta[USED] = self.meta[TOP] = 1  # the start: row 0, no tile gone, hash 0
+        self.stack[0] = 0
+        self.index[:] = -1
+        self.index[0] = 0
 
     def step(self, budget: int) -> int:
         """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full."""
+        goal = self.nodes + budget
         while True:
+            if self.scouting and self.nodes >= self.scout:
+                self.confine()
             status = run(
                 self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
-                self.parent, self.index, self.stack, self.meta, budget,
+                self.parent, self.index, self.stack, self.meta,
+                max(min(goal, self.scout) - self.nodes if self.scouting else goal - self.nodes, 1),
+                self.everyone if self.scouting else self.may, self.cand, self.escapes,
+                self.confined and not self.scouting,
             )  # fmt: skip
+            if status == PAUSE and self.nodes < goal:
+                continue  # the scouting's end
+            if status == DEAD and self.scouting:  # every position seen: `may` is what went
+                self.may = self.taken()
+            if status == ESCAPE:
+                self.may[self.escapes[: self.meta[OUT]].ravel()] = True
+                self.widened = True
+                if self.nodes >= self.fresh:  # the pass proves nothing now: a stale `cand` will do
+                    self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
+                    self.fresh = self.nodes + _FRESH
+                continue
+            if status == DEAD and self.widened:
+                self.restart()
+                self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
+                self.fresh = self.nodes + _FRESH
+                self.widened = False
+                self.passes += 1
+                continue
             if status != GROW:
                 return int(status)
             if not self.grow():
                 self.full = True
                 return GROW
+
+    def confine(self) -> None:
+        """End the scouting: `may` is every tile gone in a position seen, and a pass begins."""
+        self.may = self.taken()
+        self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
+        self.fresh = self.nodes + _FRESH
+        self.scouting = False
+        self.restart()
+        self.passes += 1
+
+    def taken(self) -> np.ndarray:
+        """The tiles gone in some position of the table."""
+        taken = np.bitwise_or.reduce(self.rows[: self.meta[USED]], axis=0)
+        return np.unpackbits(taken.view(np.uint8), bitorder="little")[: len(self.col)] > 0
 
     def grow(self) -> bool:
         """Double the table, if that stays within `max_bytes`."""
