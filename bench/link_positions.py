@@ -1,14 +1,16 @@
 """Lianliankan under gravity: how many positions a deal has, counted by the exhaustive search alone.
 
 Run: .venv/bin/python -m bench.link_positions [--size 24x12] [--kinds 72] [--timeout 60]
-     [--max-mb 3072] SEED ...
+     [--max-mb 3072] [--plain] SEED ...
 
 Each seed's uniformly random deal (`deal(..., solvable=False, gravity=True)`) goes to
 `exhaust.Exhaust` alone (no relaxation, no restarts) until it clears the board, runs out of
 positions (a proof that none clears it), fills `--max-mb` of table, or `--timeout` seconds pass.
-The count of positions is exact when the verdict is "impossible": every position reachable from
-the start, each once. It tells how far a deal is from being decided in 10 s (docs/benchmarks.md,
-"Random deals decided (issue 11 §5, round 7)").
+With `--plain` (round 7's search, play not confined) the count of positions is exact when the
+verdict is "impossible": every position reachable from the start, each once. Without it, play is
+confined to the tiles seen to go (docs/link.md, solver item 12): the count is the positions of
+every pass, and the table also gives the passes and the tiles that can ever go. It tells how far
+a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided", rounds 7, 8).
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ from tilegames.link import deal
 from tilegames.link.exhaust import DEAD, GROW, PAUSE, SOLVED, Exhaust
 
 
-def count(width: int, height: int, kinds: int, seed: int, timeout: float, max_bytes: int) -> str:
+def count(
+    width: int, height: int, kinds: int, seed: int, timeout: float, max_bytes: int, plain: bool
+) -> str:
     """One deal's row of the table."""
     board = deal(
         width, height, kinds, width * height // kinds, seed=seed, gravity=True, solvable=False
     )
     started = time.perf_counter()
-    every = Exhaust(board.grid(), max_bytes)
+    every = Exhaust(board.grid(), max_bytes, confine=not plain)
     status = PAUSE
     while status == PAUSE and time.perf_counter() - started < timeout:
         status = every.step(50_000)
@@ -35,7 +39,10 @@ def count(width: int, height: int, kinds: int, seed: int, timeout: float, max_by
     positions = f"{every.nodes:,}" if status == DEAD else f"more than {every.nodes:,}"
     if status == SOLVED:
         positions = f"cleared after {every.nodes:,}"
-    return f"| {seed} | {verdict[status]} | {positions} | {took:.1f} s |"
+    if plain:
+        return f"| {seed} | {verdict[status]} | {positions} | {took:.1f} s |"
+    tiles = f"{int(every.may.sum())}" if status == DEAD else "-"
+    return f"| {seed} | {verdict[status]} | {positions} | {every.passes} | {tiles} | {took:.1f} s |"
 
 
 def main() -> None:
@@ -45,12 +52,20 @@ def main() -> None:
     parser.add_argument("--kinds", type=int, default=72)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal")
     parser.add_argument("--max-mb", type=int, default=3072, help="most memory for the table")
+    parser.add_argument("--plain", action="store_true", help="round 7's search: not confined")
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
-    count(6, 4, 6, 0, 60.0, 1 << 26)  # the kernels compiled or loaded outside the timing
-    print("| seed | verdict | positions | time |\n|---|---|---|---|", flush=True)
+    count(6, 4, 6, 0, 60.0, 1 << 26, args.plain)  # the kernels compiled outside the timing
+    if not args.plain:
+        count(24, 12, 72, 69, 60.0, 1 << 28, False)  # and those of confined play
+    if args.plain:
+        print("| seed | verdict | positions | time |\n|---|---|---|---|", flush=True)
+    else:
+        print("| seed | verdict | positions | passes | tiles that can go | time |", flush=True)
+        print("|---|---|---|---|---|---|", flush=True)
     for seed in args.seeds:
-        print(count(width, height, args.kinds, seed, args.timeout, args.max_mb << 20), flush=True)
+        row = count(width, height, args.kinds, seed, args.timeout, args.max_mb << 20, args.plain)
+        print(row, flush=True)
 
 
 if __name__ == "__main__":

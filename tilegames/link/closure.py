@@ -12,10 +12,11 @@ subset of `may` with two properties, both of which cut the positions to try here
   position where they are: all those above a tile whose only way out is up, and so on. Its
   *predecessors* are gone whenever it is (`_needs`).
 
-For a tile `a` outside `may` and a partner `b`, the tiles of the units in their two columns decide
-where `a` and `b` sit; every choice of which of those units are still there (with all that needs
-them) is tried, with every other unit of `may` gone, which only empties cells elsewhere. A pair
-that no choice joins can never be joined before play leaves `may`: it is not a candidate.
+For a tile `a` outside `may` and a partner `b`, the units with a tile under `a` or `b` decide
+where the two sit; every choice of which of those units are still there (with all that need
+them) is tried, with every other unit of `may` gone, which only empties cells (above `a` and `b`
+too). A pair that no choice joins can never be joined before play leaves `may`: it is not a
+candidate (docs/link.md, solver item 12).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from numba import njit
 from tilegames.link.path import joinable
 
 _REL_MOST = 12
-"""Units in a pair's two columns above which every choice is not tried: the pair is a candidate
+"""Units under a pair's tiles above which the choices are not tried: the pair is a candidate
 (sound, just weaker; 2^12 grids at most per pair)."""
 
 

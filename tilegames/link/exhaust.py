@@ -437,6 +437,9 @@ def run(
                             lo, hi = i, i + 1
                         grid[rx, cx] = grid[ry, cy] = kind[x]
         for i in range(m if keys and lo == 0 and hi == m else 0):
+            x, y = pair[i, 0], pair[i, 1]
+            if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
+                continue  # `_key`'s first test, without the call
             if _key(
                 grid, row_of, col, kind, low, fixed, under, at, height, rows[node], pair[i, 0],
                 pair[i, 1], alive_may, uorder, ubase, order, base, may, cand, bottom,
