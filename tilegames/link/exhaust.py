@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tilegames.link import keys
 from tilegames.link.closure import candidates
 from tilegames.link.dense import kind_spans
 from tilegames.link.depth import find, reindex
@@ -123,107 +124,6 @@ def _open(
 
 
 @njit(cache=True)
-def _still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
-    """Does removing the two tiles make nothing fall (nothing above either but the other)?"""
-    return (grid[r1 - 1, c1] <= 0 or (r1 - 1 == r2 and c1 == c2)) and (
-        grid[r2 - 1, c2] <= 0 or (r2 - 1 == r1 and c1 == c2)
-    )
-
-
-@njit(cache=True)
-def _lasting(
-    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, low: np.ndarray, x: int, y: int,
-    bottom: int, w: int,
-) -> bool:  # fmt: skip
-    """Do x and y (joinable now, with the ring) stay joinable while both are there, whatever
-    else goes inside `may`? Two tops, two bottoms, two tiles beside the same side of the ring,
-    two tiles one on the other, or two that nothing can lower (no tile of `may` under them)."""
-    rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
-    if grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0:
-        return True
-    if rx == bottom and ry == bottom:
-        return True
-    if cx == cy and (cx == 1 or cx == w - 2 or abs(rx - ry) == 1):
-        return True
-    return bool(bottom - rx <= low[cx] and bottom - ry <= low[cy])
-
-
-@njit(cache=True)
-def _robust(t: int, row_of: np.ndarray, col: np.ndarray, fixed: np.ndarray, bottom: int) -> bool:
-    """Can no cell beside t ever empty (each neighbouring column keeps more tiles outside `may`
-    than t has under it)? Then every path from t leaves up, into the ring or down, and falling
-    keeps it: from t's new cell the same path goes on through its old one."""
-    w = fixed.shape[0]
-    c = col[t]
-    for nb in (c - 1, c + 1):  # noqa: SIM110 (a plain loop compiles best)
-        if 0 < nb < w - 1 and fixed[nb] <= bottom - row_of[t]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _beside(
-    t: int, u: int, row_of: np.ndarray, col: np.ndarray, under: np.ndarray, bottom: int
-) -> bool:
-    """Could t and u ever sit side by side (neighbouring columns, one height)? `under[t]`: the
-    tiles of `may` under t, the most it can still fall."""
-    if abs(col[t] - col[u]) != 1:
-        return False
-    height_t, height_u = bottom - row_of[t], bottom - row_of[u]
-    return bool(max(height_t - under[t], height_u - under[u]) <= min(height_t, height_u))
-
-
-@njit(cache=True)
-def _key(
-    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, low: np.ndarray,
-    fixed: np.ndarray, under: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
-    x: int, y: int, alive_may: np.ndarray, uorder: np.ndarray, ubase: np.ndarray,
-    order: np.ndarray, base: np.ndarray, may: np.ndarray, cand: np.ndarray, bottom: int,
-) -> bool:  # fmt: skip
-    """May the move x, y alone stand for all the position's moves (`run`'s docstring)?"""
-    w = fixed.shape[0]
-    if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
-        return False
-    rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
-    if not _lasting(grid, row_of, col, low, x, y, bottom, w) and (
-        (rx == ry and abs(cx - cy) == 1)
-        or not _robust(x, row_of, col, fixed, bottom)
-        or not _robust(y, row_of, col, fixed, bottom)
-    ):
-        return False
-    still = _still(grid, rx, cx, ry, cy)
-    for t in (x, y):
-        c = col[t]
-        for j in range(bottom - row_of[t] + 1, height[c]):
-            z = at[c, j]
-            if z in (x, y):
-                continue
-            robust = _robust(z, row_of, col, fixed, bottom)
-            if cand[z] and not still:  # it would fall: a way out of `may` must stay open
-                if not robust:
-                    return False
-                k = kind[z]
-                for p in range(base[k], base[k + 1]):
-                    u = order[p]
-                    alive = (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1) == 0
-                    if u != z and alive and _beside(z, u, row_of, col, under, bottom):
-                        return False
-            if not may[z]:
-                continue
-            k = kind[z]
-            for p in range(ubase[k], ubase[k + 1]):
-                u = uorder[p]
-                if u == z or (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1):
-                    continue
-                if _lasting(grid, row_of, col, low, z, u, bottom, w):
-                    continue
-                if robust and not _beside(z, u, row_of, col, under, bottom):
-                    continue
-                return False  # a pair above that x, y's fall could part
-    return True
-
-
-@njit(cache=True)
 def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
@@ -240,10 +140,10 @@ def run(
 
     Play is confined to the tiles of `may`: a position with a move that takes a tile outside it
     ends the call (ESCAPE, the moves in `escapes`). Then one move alone may stand for all (a
-    key): the last two of a kind in `may` that stay joinable (`_lasting`), in no pair of `cand`
+    key, `keys.key`): the last two of a kind in `may` that stay joinable, in no pair of `cand`
     (the pairs that could leave `may`, `closure.candidates`), such that every pair of `may` with
-    a tile above them stays joinable too, and no tile of `cand` is above them unless nothing
-    falls. Every position with no move inside `may` that play reaches is still reached, and so
+    a tile above them stays joinable too, and a tile of `cand` above them falls only if its paths
+    survive the fall. Every position with no move inside `may` that play reaches is still reached, and so
     is a move out of `may` if there is one (docs/link.md, solver item 12).
     """
     h, w = frame.shape
@@ -277,7 +177,7 @@ def run(
         if may[t]:
             uorder[fill[kind[t]]] = t
             fill[kind[t]] += 1
-    keys = keyed and frame[0, 1] == 0  # with the ring
+    keyable = keyed and frame[0, 1] == 0  # with the ring
     low = np.zeros(w, np.int64)  # low[c]: the lowest tile of `may` in column c, from the bottom
     fixed = np.zeros(w, np.int64)  # tiles outside `may` in column c: they never go
     for t in range(n):
@@ -410,7 +310,7 @@ def run(
             pair[i, 2] = pair[i, 3] = -1
             rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
             left = alive_of[kind[x]]
-            still = _still(grid, rx, cx, ry, cy)
+            still = keys.still(grid, rx, cx, ry, cy)
             rank[i] = 2 * left + (0 if still else 1)
             if lo != 0 or hi != m or not still or (left != 2 and left != 4):
                 continue
@@ -432,15 +332,15 @@ def run(
                     else:
                         rz, cz, rt, ct = row_of[z], col[z], row_of[t], col[t]
                         grid[rx, cx] = grid[ry, cy] = 0
-                        if joinable(grid, rz, cz, rt, ct) and _still(grid, rz, cz, rt, ct):
+                        if joinable(grid, rz, cz, rt, ct) and keys.still(grid, rz, cz, rt, ct):
                             pair[i, 2], pair[i, 3] = z, t
                             lo, hi = i, i + 1
                         grid[rx, cx] = grid[ry, cy] = kind[x]
-        for i in range(m if keys and lo == 0 and hi == m else 0):
+        for i in range(m if keyable and lo == 0 and hi == m else 0):
             x, y = pair[i, 0], pair[i, 1]
             if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
-                continue  # `_key`'s first test, without the call
-            if _key(
+                continue  # `keys.key`'s first test, without the call
+            if keys.key(
                 grid, row_of, col, kind, low, fixed, under, at, height, rows[node], pair[i, 0],
                 pair[i, 1], alive_may, uorder, ubase, order, base, may, cand, bottom,
             ):  # fmt: skip

@@ -1,0 +1,116 @@
+"""Which move may stand for all in a position of confined play (`exhaust.run`): its keys.
+
+A key is the last two tiles of a kind in `may` that stay joinable whatever else goes inside it,
+such that no pair of `may` above them can be parted by their fall and no tile of a candidate
+pair (`closure.candidates`) is lowered unless its paths survive the fall. Then any play of other
+moves can be reordered to take the key first and the key stays playable (a stubborn set of one
+move, Valmari): every position with no move inside `may`, and every move out of it, is still
+reached (docs/link.md, solver item 12).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
+    """Does removing the two tiles make nothing fall (nothing above either but the other)? For a
+    compact board: every column resting on the bottom."""
+    return (grid[r1 - 1, c1] <= 0 or (r1 - 1 == r2 and c1 == c2)) and (
+        grid[r2 - 1, c2] <= 0 or (r2 - 1 == r1 and c1 == c2)
+    )
+
+
+@njit(cache=True)
+def _lasting(
+    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, low: np.ndarray, x: int, y: int,
+    bottom: int, w: int,
+) -> bool:  # fmt: skip
+    """Do x and y (joinable now, with the ring) stay joinable while both are there, whatever
+    else goes inside `may`? Two tops, two bottoms, two tiles beside the same side of the ring,
+    two tiles one on the other, or two that nothing can lower (no tile of `may` under them)."""
+    rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
+    if grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0:
+        return True
+    if rx == bottom and ry == bottom:
+        return True
+    if cx == cy and (cx == 1 or cx == w - 2 or abs(rx - ry) == 1):
+        return True
+    return bool(bottom - rx <= low[cx] and bottom - ry <= low[cy])
+
+
+@njit(cache=True)
+def _robust(t: int, row_of: np.ndarray, col: np.ndarray, fixed: np.ndarray, bottom: int) -> bool:
+    """Can no cell beside t ever empty (each neighbouring column keeps more tiles outside `may`
+    than t has under it)? Then every path from t leaves up, into the ring or down, and falling
+    keeps it: from t's new cell the same path goes on through its old one."""
+    w = fixed.shape[0]
+    c = col[t]
+    for nb in (c - 1, c + 1):  # noqa: SIM110 (a plain loop compiles best)
+        if 0 < nb < w - 1 and fixed[nb] <= bottom - row_of[t]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _beside(
+    t: int, u: int, row_of: np.ndarray, col: np.ndarray, under: np.ndarray, bottom: int
+) -> bool:
+    """Could t and u ever sit side by side (neighbouring columns, one height)? `under[t]`: the
+    tiles of `may` under t, the most it can still fall."""
+    if abs(col[t] - col[u]) != 1:
+        return False
+    height_t, height_u = bottom - row_of[t], bottom - row_of[u]
+    return bool(max(height_t - under[t], height_u - under[u]) <= min(height_t, height_u))
+
+
+@njit(cache=True)
+def key(
+    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, low: np.ndarray,
+    fixed: np.ndarray, under: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
+    x: int, y: int, alive_may: np.ndarray, uorder: np.ndarray, ubase: np.ndarray,
+    order: np.ndarray, base: np.ndarray, may: np.ndarray, cand: np.ndarray, bottom: int,
+) -> bool:  # fmt: skip
+    """May the move x, y alone stand for all the position's moves (`exhaust.run`'s docstring)?"""
+    w = fixed.shape[0]
+    if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
+        return False
+    rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
+    if not _lasting(grid, row_of, col, low, x, y, bottom, w) and (
+        (rx == ry and abs(cx - cy) == 1)
+        or not _robust(x, row_of, col, fixed, bottom)
+        or not _robust(y, row_of, col, fixed, bottom)
+    ):
+        return False
+    nothing_falls = still(grid, rx, cx, ry, cy)
+    for t in (x, y):
+        c = col[t]
+        for j in range(bottom - row_of[t] + 1, height[c]):
+            z = at[c, j]
+            if z in (x, y):
+                continue
+            robust = _robust(z, row_of, col, fixed, bottom)
+            if cand[z] and not nothing_falls:  # it would fall: a way out of `may` must stay open
+                if not robust:
+                    return False
+                k = kind[z]
+                for p in range(base[k], base[k + 1]):
+                    u = order[p]
+                    alive = (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1) == 0
+                    if u != z and alive and _beside(z, u, row_of, col, under, bottom):
+                        return False
+            if not may[z]:
+                continue
+            k = kind[z]
+            for p in range(ubase[k], ubase[k + 1]):
+                u = uorder[p]
+                if u == z or (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1):
+                    continue
+                if _lasting(grid, row_of, col, low, z, u, bottom, w):
+                    continue
+                if robust and not _beside(z, u, row_of, col, under, bottom):
+                    continue
+                return False  # a pair above that x, y's fall could part
+    return True
