@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tilegames.link.dense import kind_spans
 from tilegames.link.path import joinable
 
 _REL_MOST = 12
@@ -171,14 +172,12 @@ def candidates(
     kept = np.zeros(units, np.bool_)
     stack = np.empty(units + 1, np.int64)
     rel = np.empty(units + 1, np.int64)
-    order = np.argsort(kind)
-    start = np.searchsorted(kind[order], np.arange(kinds + 2))
+    order, start, stop = kind_spans(kind, n)
     g = base.copy()
     for a in range(n):
         if may[a]:
             continue
-        k = kind[a]
-        for s in range(start[k], start[k + 1]):
+        for s in range(start[a], stop[a]):
             b = order[s]
             if b == a or (not may[b] and b < a):
                 continue

@@ -341,8 +341,8 @@ def run(
             if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
                 continue  # `keys.key`'s first test, without the call
             if keys.key(
-                grid, row_of, col, kind, low, fixed, under, at, height, rows[node], pair[i, 0],
-                pair[i, 1], alive_may, uorder, ubase, order, base, may, cand, bottom,
+                grid, row_of, col, kind, low, fixed, under, at, height, rows[node], x, y,
+                alive_may, uorder, ubase, order, base, may, cand, bottom,
             ):  # fmt: skip
                 lo, hi = i, i + 1
                 break
@@ -393,9 +393,10 @@ class Exhaust:
     GROW for good and the caller gives up on this search: nothing is claimed).
 
     With the ring, play is confined to `may` once `scout` positions are seen: the tiles gone in
-    those, widened by every move out of it that a position offers. Once a whole pass over the positions
-    meets no such move, `may` is closed: no play ever takes another tile, and if some tile is
-    outside it, none clears the board (DEAD). A pass in which `may` grew is followed by another.
+    those, widened by every move out of it that a position offers. Once a whole pass over the
+    positions meets no such move, `may` is closed: no play ever takes another tile, and if some
+    tile is outside it, none clears the board (DEAD). A pass in which `may` grew is followed by
+    another.
     `confine=False` searches every move from the start, with no keys (round 7's search: every
     position play reaches but for the safe macros).
     """
@@ -471,15 +472,10 @@ class Exhaust:
                 self.may[self.escapes[: self.meta[OUT]].ravel()] = True
                 self.widened = True
                 if self.nodes >= self.fresh:  # the pass proves nothing now: a stale `cand` will do
-                    self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
-                    self.fresh = self.nodes + _FRESH
+                    self.reckon()
                 continue
             if status == DEAD and self.widened:
-                self.restart()
-                self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
-                self.fresh = self.nodes + _FRESH
-                self.widened = False
-                self.passes += 1
+                self.new_pass()
                 continue
             if status != GROW:
                 return int(status)
@@ -490,11 +486,20 @@ class Exhaust:
     def confine(self) -> None:
         """End the scouting: `may` is every tile gone in a position seen, and a pass begins."""
         self.may = self.taken()
+        self.scouting = False
+        self.new_pass()
+
+    def new_pass(self) -> None:
+        """Back to the start for a pass confined to `may` as it is now."""
+        self.restart()
+        self.reckon()
+        self.widened = False
+        self.passes += 1
+
+    def reckon(self) -> None:
+        """The pairs that could leave `may` as it is now (`closure.candidates`)."""
         self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
         self.fresh = self.nodes + _FRESH
-        self.scouting = False
-        self.restart()
-        self.passes += 1
 
     def taken(self) -> np.ndarray:
         """The tiles gone in some position of the table."""
