@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tests.link.test_solve import exhaustive, replay_clears, small_board
 from tilegames.link import Board, Limits, deal, solve
-from tilegames.link.closure import candidates
+from tilegames.link.closure import pairable
 from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, Exhaust, tiles
 from tilegames.link.falling import compact
 from tilegames.link.path import joinable
@@ -133,13 +133,14 @@ def test_random_deals_only_it_decides_are_decided():
     assert solution is not None and replay_clears(clearable, solution.moves)
 
 
-def reachable(grid) -> tuple[set[int], bool]:
+def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]]]:
     """Obviously right: every position from `grid` (tiles numbered as `tiles` numbers them), by
-    trying every pair of a kind with `joinable`: (the tiles some play takes, can play clear)."""
+    trying every pair of a kind with `joinable`: (the tiles some play takes, can play clear,
+    the pairs joinable in some position)."""
     col, kind, first = tiles(grid)
     h, w = grid.shape
     frame = np.where(grid > 0, 0, grid).astype(np.int32)
-    seen, todo, taken = {0}, [0], 0
+    seen, todo, taken, joined = {0}, [0], 0, set()
     while todo:
         gone = todo.pop()
         position, row = frame.copy(), {}
@@ -152,10 +153,12 @@ def reachable(grid) -> tuple[set[int], bool]:
             if kind[x] == kind[y] and joinable(position, row[x], col[x], row[y], col[y]):
                 child = gone | 1 << x | 1 << y
                 taken |= 1 << x | 1 << y
+                joined.add((x, y))
                 if child not in seen:
                     seen.add(child)
                     todo.append(child)
-    return {t for t in range(len(col)) if taken >> t & 1}, (1 << len(col)) - 1 in seen
+    taken_tiles = {t for t in range(len(col)) if taken >> t & 1}
+    return taken_tiles, (1 << len(col)) - 1 in seen, joined
 
 
 def tall_board(seed: int) -> Board:
@@ -177,7 +180,7 @@ def test_confined_play_finds_exactly_the_tiles_play_can_take():
     boards += [tall_board(seed) for seed in range(80)]
     partial = 0
     for board in map(settled, boards):
-        taken, clearable = reachable(board.grid())
+        taken, clearable, _ = reachable(board.grid())
         status, every = finish(board, scout=0)  # confined from the first position
         assert status == (SOLVED if clearable else DEAD), str(board)
         if status == DEAD:
@@ -198,19 +201,32 @@ def test_a_hard_deal_is_proved_with_the_tiles_round_7_saw_go():
     assert confined.nodes < plain.nodes // 2
 
 
-def test_with_no_tile_in_may_the_candidates_are_the_pairs_joinable_now():
+def test_with_no_tile_in_may_the_pairable_pairs_are_the_pairs_joinable_now():
     for seed in range(60):
         board = settled(small_board(seed, True, True))
         every = Exhaust(board.grid(), 1 << 20)
-        nobody = np.zeros(len(every.col), bool)
-        cand = candidates(every.grid, every.col, every.kind, every.first, nobody)
-        col, first = every.col, every.first
-        cells = {
-            (every.grid.shape[0] - 2 - (t - first[col[t]]), int(col[t])): t for t in range(len(col))
-        }
-        expected = np.zeros(len(col), bool)
+        col, first, n = every.col, every.first, len(every.col)
+        nobody = np.zeros(n, bool)
+        pairs = pairable(every.grid, col, every.kind, first, nobody)
+        cells = {(every.grid.shape[0] - 2 - (t - first[col[t]]), int(col[t])): t for t in range(n)}
+        expected = np.zeros((n, n), bool)
         for (r1, c1), (r2, c2) in board.pairs():
-            expected[cells[(r1 + 1, c1 + 1)]] = expected[cells[(r2 + 1, c2 + 1)]] = True
-        assert np.array_equal(cand, expected), str(board)
-        everyone = np.ones(len(col), bool)
-        assert not candidates(every.grid, every.col, every.kind, every.first, everyone).any()
+            x, y = cells[(r1 + 1, c1 + 1)], cells[(r2 + 1, c2 + 1)]
+            expected[x, y] = expected[y, x] = True
+        assert np.array_equal(pairs, expected), str(board)
+
+
+def test_pairable_holds_every_pair_play_joins_and_leaves_some_out():
+    boards = [small_board(seed, True, True) for seed in range(200)]
+    boards += [tall_board(seed) for seed in range(80)]
+    left_out = 0
+    for board in map(settled, boards):
+        taken, _, joined = reachable(board.grid())
+        every = Exhaust(board.grid(), 1 << 20)
+        may = np.zeros(len(every.col), bool)
+        may[list(taken)] = True
+        pairs = pairable(every.grid, every.col, every.kind, every.first, may)
+        assert all(pairs[x, y] and pairs[y, x] for x, y in joined), str(board)  # sound
+        others = (every.kind[:, None] == every.kind[None, :]) & ~np.eye(len(may), dtype=bool)
+        left_out += int((others & np.outer(may, may) & ~pairs).sum())
+    assert left_out > 0  # pairs of `may` that no play joins are told apart

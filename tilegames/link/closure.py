@@ -105,16 +105,17 @@ def _needs(
 
 
 @njit(cache=True)
-def candidates(
+def pairable(
     grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray
 ) -> np.ndarray:
-    """The tiles of the pairs through which play inside `may` could leave it (see the module's
-    docstring): True for both tiles of every candidate pair. `grid` is the padded start, with
-    the ring (`exhaust` confines play only then)."""
+    """Which pairs of one kind could be joined in some position that play inside `may` reaches
+    (see the module's docstring): `out[a, b]`, both ways. A pair with a tile outside `may` is a
+    way out of it; a pair of `may` that is never joinable never goes. `grid` is the padded
+    start, with the ring (`exhaust` confines play only then)."""
     h, w = grid.shape
     bottom = h - 2
     n = col.shape[0]
-    cand = np.zeros(n, np.bool_)
+    out = np.zeros((n, n), np.bool_)
     kinds = 0
     for t in range(n):
         kinds = max(kinds, kind[t])
@@ -148,17 +149,17 @@ def candidates(
     # predecessors, stored as successors: succ[v, :count[v]] are the units that need unit v gone
     succ = np.empty((max(units, 1), max(units, 1)), np.int64)
     count = np.zeros(max(units, 1), np.int64)
-    out = np.zeros(n, np.bool_)
+    needed = np.zeros(n, np.bool_)
     for u in range(units):
         if members[u, 1] < 0:
             continue
-        out[:] = False
+        needed[:] = False
         for side in range(2):
             p, q = members[u, side], members[u, 1 - side]
-            _needs(p, q, col, first, may, low, w, out)
+            _needs(p, q, col, first, may, low, w, needed)
         linked = np.zeros(units, np.bool_)
         for t in range(n):
-            if out[t] and unit[t] >= 0 and unit[t] != u and not linked[unit[t]]:
+            if needed[t] and unit[t] >= 0 and unit[t] != u and not linked[unit[t]]:
                 linked[unit[t]] = True
                 v = unit[t]
                 succ[v, count[v]] = u
@@ -170,16 +171,17 @@ def candidates(
     for c in range(1, w - 1):
         _column(base, c, first, kind, present, bottom, row_of)
     kept = np.zeros(units, np.bool_)
-    stack = np.empty(units + 1, np.int64)
-    rel = np.empty(units + 1, np.int64)
+    stack = np.empty(units + 2, np.int64)
+    rel = np.empty(units + 2, np.int64)
     order, start, stop = kind_spans(kind, n)
     g = base.copy()
     for a in range(n):
-        if may[a]:
-            continue
         for s in range(start[a], stop[a]):
             b = order[s]
-            if b == a or (not may[b] and b < a):
+            if b <= a:
+                continue
+            if may[a] and may[b] and unit[a] == unit[b]:
+                out[a, b] = out[b, a] = True  # a unit: its pair is joinable when it goes
                 continue
             ca, cb = col[a], col[b]
             m = 0
@@ -187,7 +189,7 @@ def candidates(
                 c, above = (ca, a) if side == 0 else (cb, b)
                 for t in range(first[c], above):  # under a or b: where they sit
                     u = unit[t]
-                    if u < 0 or (may[b] and u == unit[b]):
+                    if u < 0 or (may[a] and u == unit[a]) or (may[b] and u == unit[b]):
                         continue
                     fresh = True
                     for i in range(m):
@@ -196,15 +198,16 @@ def candidates(
                         rel[m] = u
                         m += 1
             if m > _REL_MOST:
-                cand[a] = cand[b] = True
+                out[a, b] = out[b, a] = True
                 continue
             for choice in range(1 << m):
                 kept[:] = False
                 top = 0
-                if may[b]:
-                    kept[unit[b]] = True
-                    stack[top] = unit[b]
-                    top += 1
+                for t in (a, b):
+                    if may[t] and not kept[unit[t]]:
+                        kept[unit[t]] = True
+                        stack[top] = unit[t]
+                        top += 1
                 for i in range(m):
                     if (choice >> i) & 1:
                         kept[rel[i]] = True
@@ -225,6 +228,7 @@ def candidates(
                 for c in range(1, w - 1):
                     _column(g, c, first, kind, present, bottom, row_of)
                 if joinable(g, row_of[a], ca, row_of[b], cb):
-                    cand[a] = cand[b] = True
+                    out[a, b] = out[b, a] = True
                     break
-    return cand
+    return out
+

@@ -18,8 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from tilegames.link import keys
-from tilegames.link.closure import candidates
+from tilegames.link import closure, keys
 from tilegames.link.dense import kind_spans
 from tilegames.link.depth import find, reindex
 from tilegames.link.kernels import settle
@@ -31,7 +30,7 @@ positions spent (call again), the table full (grow it, call again), a position w
 of `may` (widen `may`, call again: the position is still on the stack)."""
 
 _FRESH = 20_000
-"""Positions between two computations of `cand` while a pass widens `may` (tens of ms each on a
+"""Positions between two computations of `pairable` while a pass widens `may` (tens of ms each on a
 24x12 board): such a pass only finds tiles, the pass after it proves."""
 
 _SCOUT = 30_000
@@ -127,7 +126,7 @@ def _open(
 def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
-    stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, cand: np.ndarray,
+    stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, pairable: np.ndarray,
     escapes: np.ndarray, keyed: bool,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
@@ -140,11 +139,11 @@ def run(
 
     Play is confined to the tiles of `may`: a position with a move that takes a tile outside it
     ends the call (ESCAPE, the moves in `escapes`). Then one move alone may stand for all (a
-    key, `keys.key`): the last two of a kind in `may` that stay joinable, in no pair of `cand`
-    (the pairs that could leave `may`, `closure.candidates`), such that every pair of `may` with
-    a tile above them stays joinable too, and a tile of `cand` above them falls only if its paths
-    survive the fall. Every position with no move inside `may` that play reaches is still reached, and so
-    is a move out of `may` if there is one (docs/link.md, solver item 12).
+    key, `keys.key`): two tiles that stay joinable and could be joined to no other tile alive
+    (`pairable`, the pairs that could ever be joined: `closure.pairable`), such that every pair
+    that could be joined with a tile above them stays joinable through their fall. Every
+    position with no move inside `may` that play reaches is still reached, and so is a move
+    out of `may` if there is one (docs/link.md, solver item 12).
     """
     h, w = frame.shape
     bottom = h - 2
@@ -165,18 +164,6 @@ def run(
         base[k + 1] += base[k]
     alive_of = np.zeros(kinds + 1, np.int64)
     alive_may = np.zeros(kinds + 1, np.int64)  # alive tiles of `may` per kind
-    ubase = np.zeros(kinds + 2, np.int64)  # kind k's tiles of `may` are uorder[ubase[k]:...]
-    for t in range(n):
-        if may[t]:
-            ubase[kind[t] + 1] += 1
-    for k in range(kinds + 1):
-        ubase[k + 1] += ubase[k]
-    uorder = np.empty(n, np.int64)
-    fill = ubase.copy()
-    for t in range(n):
-        if may[t]:
-            uorder[fill[kind[t]]] = t
-            fill[kind[t]] += 1
     keyable = keyed and frame[0, 1] == 0  # with the ring
     low = np.zeros(w, np.int64)  # low[c]: the lowest tile of `may` in column c, from the bottom
     fixed = np.zeros(w, np.int64)  # tiles outside `may` in column c: they never go
@@ -338,11 +325,9 @@ def run(
                         grid[rx, cx] = grid[ry, cy] = kind[x]
         for i in range(m if keyable and lo == 0 and hi == m else 0):
             x, y = pair[i, 0], pair[i, 1]
-            if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
-                continue  # `keys.key`'s first test, without the call
             if keys.key(
                 grid, row_of, col, kind, low, fixed, under, at, height, rows[node], x, y,
-                alive_may, uorder, ubase, order, base, may, cand, bottom,
+                pairable, order, base, bottom,
             ):  # fmt: skip
                 lo, hi = i, i + 1
                 break
@@ -430,10 +415,12 @@ class Exhaust:
         self.full = False
         self.confined = bool(confine and self.frame[0, 1] == 0)
         self.may = np.full(n, not self.confined, np.bool_)
-        self.cand = np.zeros(n, np.bool_)
+        self.pairable = np.zeros((n, n), np.bool_)
         self.escapes = np.zeros((256, 2), np.int64)
         self.widened = False  # `may` grew during this pass
-        self.fresh = 0  # `cand` is recomputed when `may` grows once this many positions are done
+        self.fresh = (
+            0  # `pairable` is recomputed when `may` grows once this many positions are done
+        )
         self.passes = 1
         self.scout = scout
         self.scouting = self.confined  # the first positions: every move, `may` from what went
@@ -461,7 +448,7 @@ class Exhaust:
                 self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
                 self.parent, self.index, self.stack, self.meta,
                 max(min(goal, self.scout) - self.nodes if self.scouting else goal - self.nodes, 1),
-                self.everyone if self.scouting else self.may, self.cand, self.escapes,
+                self.everyone if self.scouting else self.may, self.pairable, self.escapes,
                 self.confined and not self.scouting,
             )  # fmt: skip
             if status == PAUSE and self.nodes < goal:
@@ -471,7 +458,9 @@ class Exhaust:
             if status == ESCAPE:
                 self.may[self.escapes[: self.meta[OUT]].ravel()] = True
                 self.widened = True
-                if self.nodes >= self.fresh:  # the pass proves nothing now: a stale `cand` will do
+                if (
+                    self.nodes >= self.fresh
+                ):  # the pass proves nothing now: a stale `pairable` will do
                     self.reckon()
                 continue
             if status == DEAD and self.widened:
@@ -497,8 +486,8 @@ class Exhaust:
         self.passes += 1
 
     def reckon(self) -> None:
-        """The pairs that could leave `may` as it is now (`closure.candidates`)."""
-        self.cand = candidates(self.grid, self.col, self.kind, self.first, self.may)
+        """The pairs that could be joined while play keeps to `may` as it is now (`closure.pairable`)."""
+        self.pairable = closure.pairable(self.grid, self.col, self.kind, self.first, self.may)
         self.fresh = self.nodes + _FRESH
 
     def taken(self) -> np.ndarray:

@@ -1,8 +1,8 @@
 """Which move may stand for all in a position of confined play (`exhaust.run`): its keys.
 
-A key is the last two tiles of a kind in `may` that stay joinable whatever else goes inside it,
-such that no pair of `may` above them can be parted by their fall and no tile of a candidate
-pair (`closure.candidates`) is lowered unless its paths survive the fall. Then any play of other
+A key is two tiles that stay joinable whatever else goes inside `may`, that could be joined to no
+other tile alive (`closure.pairable`: the pairs that some position of play inside `may` could
+join), and whose fall parts no pair that could be joined above them. Then any play of other
 moves can be reordered to take the key first and the key stays playable (a stubborn set of one
 move, Valmari): every position with no move inside `may`, and every move out of it, is still
 reached (docs/link.md, solver item 12).
@@ -70,13 +70,17 @@ def _beside(
 def key(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, low: np.ndarray,
     fixed: np.ndarray, under: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
-    x: int, y: int, alive_may: np.ndarray, uorder: np.ndarray, ubase: np.ndarray,
-    order: np.ndarray, base: np.ndarray, may: np.ndarray, cand: np.ndarray, bottom: int,
+    x: int, y: int, pairable: np.ndarray, order: np.ndarray, base: np.ndarray, bottom: int,
 ) -> bool:  # fmt: skip
     """May the move x, y alone stand for all the position's moves (`exhaust.run`'s docstring)?"""
     w = fixed.shape[0]
-    if alive_may[kind[x]] != 2 or cand[x] or cand[y]:
-        return False
+    k = kind[x]
+    for p in range(base[k], base[k + 1]):  # x and y: partners only of each other
+        u = order[p]
+        if u in (x, y) or (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1):
+            continue
+        if pairable[x, u] or pairable[y, u]:
+            return False
     rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
     if not _lasting(grid, row_of, col, low, x, y, bottom, w) and (
         (rx == ry and abs(cx - cy) == 1)
@@ -84,33 +88,21 @@ def key(
         or not _robust(y, row_of, col, fixed, bottom)
     ):
         return False
-    nothing_falls = still(grid, rx, cx, ry, cy)
-    for t in (x, y):
+    for t in (x, y):  # every pair above them that could ever be joined survives their fall
         c = col[t]
         for j in range(bottom - row_of[t] + 1, height[c]):
             z = at[c, j]
             if z in (x, y):
                 continue
             robust = _robust(z, row_of, col, fixed, bottom)
-            if cand[z] and not nothing_falls:  # it would fall: a way out of `may` must stay open
-                if not robust:
-                    return False
-                k = kind[z]
-                for p in range(base[k], base[k + 1]):
-                    u = order[p]
-                    alive = (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1) == 0
-                    if u != z and alive and _beside(z, u, row_of, col, under, bottom):
-                        return False
-            if not may[z]:
-                continue
             k = kind[z]
-            for p in range(ubase[k], ubase[k + 1]):
-                u = uorder[p]
+            for p in range(base[k], base[k + 1]):
+                u = order[p]
                 if u == z or (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1):
                     continue
-                if _lasting(grid, row_of, col, low, z, u, bottom, w):
+                if not pairable[z, u] or _lasting(grid, row_of, col, low, z, u, bottom, w):
                     continue
                 if robust and not _beside(z, u, row_of, col, under, bottom):
                     continue
-                return False  # a pair above that x, y's fall could part
+                return False
     return True
