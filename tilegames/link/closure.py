@@ -231,4 +231,3 @@ def pairable(
                     out[a, b] = out[b, a] = True
                     break
     return out
-
