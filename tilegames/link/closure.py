@@ -1,10 +1,11 @@
-"""Which pairs could ever leave a set of tiles: the static half of the closure search.
+"""Which pairs confined play could ever join: the static half of the closure search.
 
 Under gravity most random deals die with a few dozen tiles gone, always the same few dozen: the
-tiles that can ever go, `may`. The exhaustive search (`exhaust`) confines its play to `may`, and
-this module names the pairs through which play could leave it: a tile outside `may` joined to a
-tile of its kind. Any position reached by moves inside `may` has a set of tiles gone that is a
-subset of `may` with two properties, both of which cut the positions to try here:
+tiles that can ever go, `may`. The exhaustive search (`exhaust`) confines its play to `may`. It
+needs to know which pairs some position of that play could join: a pair with a tile outside
+`may` is a way out of it, and its keys (`keys.key`) must disturb no pair that could be joined.
+Any position reached by moves inside `may` has a set of tiles gone that is a subset of `may` with
+two properties, both of which cut the positions to try here:
 
 - A kind with exactly two tiles in `may` loses both or neither (its pair is its only move): the
   two are one *unit*.
@@ -12,11 +13,10 @@ subset of `may` with two properties, both of which cut the positions to try here
   position where they are: all those above a tile whose only way out is up, and so on. Its
   *predecessors* are gone whenever it is (`_needs`).
 
-For a tile `a` outside `may` and a partner `b`, the units with a tile under `a` or `b` decide
-where the two sit; every choice of which of those units are still there (with all that need
-them) is tried, with every other unit of `may` gone, which only empties cells (above `a` and `b`
-too). A pair that no choice joins can never be joined before play leaves `may`: it is not a
-candidate (docs/link.md, solver item 12).
+For a pair `a`, `b`, the units with a tile under `a` or `b` decide where the two sit; every
+choice of which of those units are still there (with all that need them) is tried, with every
+other unit of `may` gone, which only empties cells (above `a` and `b` too). A pair that no
+choice joins is never joined while play keeps to `may` (docs/link.md, solver item 12).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from tilegames.link.dense import kind_spans
 from tilegames.link.path import joinable
 
 _REL_MOST = 12
-"""Units under a pair's tiles above which the choices are not tried: the pair is a candidate
+"""Units under a pair's tiles above which the choices are not tried: the pair is pairable
 (sound, just weaker; 2^12 grids at most per pair)."""
 
 

@@ -127,7 +127,7 @@ def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
     stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, pairable: np.ndarray,
-    escapes: np.ndarray, keyed: bool,
+    escapes: np.ndarray, keyed: bool, pruned: bool,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
 
@@ -267,6 +267,8 @@ def run(
                     ry, cy = row_of[y], col[y]
                     if abs(rx - ry) + abs(cx - cy) == 1:
                         continue  # neighbours: listed already
+                    if pruned and not pairable[x, y]:
+                        continue  # never joined in confined play
                     if ring and (
                         (rx == bottom and ry == bottom)  # under the board
                         or (cx == cy and (cx == 1 or cx == w - 2))  # beside it
@@ -450,6 +452,7 @@ class Exhaust:
                 max(min(goal, self.scout) - self.nodes if self.scouting else goal - self.nodes, 1),
                 self.everyone if self.scouting else self.may, self.pairable, self.escapes,
                 self.confined and not self.scouting,
+                self.confined and not self.scouting and not self.widened,
             )  # fmt: skip
             if status == PAUSE and self.nodes < goal:
                 continue  # the scouting's end
