@@ -175,11 +175,16 @@ def tall_board(seed: int) -> Board:
     return Board.parse("/".join(rows), gravity=True)
 
 
-def test_confined_play_finds_exactly_the_tiles_play_can_take():
-    boards = [small_board(seed, True, True) for seed in range(300)]
+def ringed_boards(small: int) -> list[Board]:
+    """`small` small boards with the ring and 80 tall ones, settled."""
+    boards = [small_board(seed, True, True) for seed in range(small)]
     boards += [tall_board(seed) for seed in range(80)]
+    return [settled(board) for board in boards]
+
+
+def test_confined_play_finds_exactly_the_tiles_play_can_take():
     partial = 0
-    for board in map(settled, boards):
+    for board in ringed_boards(300):
         taken, clearable, _ = reachable(board.grid())
         status, every = finish(board, scout=0)  # confined from the first position
         assert status == (SOLVED if clearable else DEAD), str(board)
@@ -217,10 +222,8 @@ def test_with_no_tile_in_may_the_pairable_pairs_are_the_pairs_joinable_now():
 
 
 def test_pairable_holds_every_pair_play_joins_and_leaves_some_out():
-    boards = [small_board(seed, True, True) for seed in range(200)]
-    boards += [tall_board(seed) for seed in range(80)]
     left_out = 0
-    for board in map(settled, boards):
+    for board in ringed_boards(200):
         taken, _, joined = reachable(board.grid())
         every = Exhaust(board.grid(), 1 << 20)
         may = np.zeros(len(every.col), bool)
