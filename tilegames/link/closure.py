@@ -104,7 +104,7 @@ def _needs(
             out[first[c] + j] = True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pairable(
     grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray
 ) -> np.ndarray:

@@ -125,7 +125,7 @@ def _fall_pays(state: A) -> bool:
     return bool(state[FALL_SKIPPED] % 8 == 0)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(
     grid: A, count: A, flags: A, state: A, frames: A, moves: A, line: A, kinds: A, undo: A,
     hint: A, index: A, hashes: A, keys: A, scratch: A, key: A, budget: int, pause_at: int,

@@ -20,7 +20,7 @@ from numba import njit
 from tilegames.link.kernels import expand, remove_falling
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def dive(
     grid: np.ndarray, count: np.ndarray, noise: np.ndarray, limit: int
 ) -> tuple[np.ndarray, bool]:

@@ -122,7 +122,7 @@ def _open(
     count[c] = m
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,

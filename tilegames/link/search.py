@@ -35,6 +35,7 @@ from typing import Any, Literal
 import numpy as np
 
 from tilegames.link import dense, depth, exhaust, falling
+from tilegames.link.alongside import Alongside, cores
 from tilegames.link.dive import dive
 from tilegames.link.probe import probe
 
@@ -80,6 +81,10 @@ class _Limit(Exception):
 
 class _Restart(Exception):
     """Raised inside the pairing search when one attempt's node budget is spent."""
+
+
+class _Decided(Exception):
+    """Raised inside the move search when the exhaustive search beside it has a verdict."""
 
 
 _PAUSE = 0.005
@@ -422,6 +427,8 @@ class _Moves(_Core):
         self.rng = np.random.default_rng(0)
         self.dived = 0
         """The most pairs a dive has played."""
+        self.alongside: Alongside | None = None
+        """The exhaustive search in a thread of its own, once started."""
         cells = (grid.shape[0] - 2) * (grid.shape[1] - 2)
         if gravity:
             self.memo_cap = min(memo_cap, _MEMO_BYTES // (cells + 64))
@@ -510,12 +517,40 @@ class _Moves(_Core):
             self.state[depth.FALL_ABOVE] = self.left - _FALL_STEP
         return bool(dead)
 
+    def clock(self) -> None:
+        super().clock()
+        if self.alongside is not None and self.alongside.decided:
+            raise _Decided
+
     def run(self, line: list[Move]) -> bool:
         """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
         the first with the best few moves of every node in a random order, each after as many
-        nodes of greedy dives (`dive.dive`); else one attempt."""
+        nodes of greedy dives (`dive.dive`); else one attempt. A board not quickly decided also
+        gets the exhaustive search: in a thread of its own (`alongside`) when there are two
+        cores and no node limit, else in turns with the restarts."""
         if not (self.gravity and self.safe):
             return self.attempt(line)
+        try:
+            return self.restarts(line)
+        except _Decided:
+            assert self.alongside is not None
+            if self.alongside.status == exhaust.SOLVED:
+                line.clear()
+                line.extend(self.alongside.every.moves())
+                return True
+            return False
+        finally:
+            self.leave_alongside()
+
+    def leave_alongside(self) -> None:
+        """Stop the exhaustive search's thread, if there is one; its positions count as nodes."""
+        if self.alongside is not None:
+            self.alongside.stop()
+            self.nodes += self.alongside.every.nodes
+            self.alongside = None
+
+    def restarts(self, line: list[Move]) -> bool:
+        """The restarts and dives of `run`, with the exhaustive search in turns or alongside."""
         self.tick()
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
@@ -527,6 +562,9 @@ class _Moves(_Core):
                     return False  # the pairings probed once, at the root
                 if falling.compact(grid):
                     every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
+                    if self.max_nodes is None and cores() >= 2:
+                        self.alongside = Alongside(every, self.deadline)
+                        every = None
             started = time.perf_counter()
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
@@ -539,8 +577,9 @@ class _Moves(_Core):
                 self.left = int(count.sum())
                 line.clear()
                 self.flags[depth.SHUFFLE] = 1
-            if every is not None and 2 * self.deepest >= self.left // 2 > _EXHAUST_SMALL:
+            if 2 * self.deepest >= self.left // 2 > _EXHAUST_SMALL:
                 every = None  # a big board and a line that played half of it: the restarts, alone
+                self.leave_alongside()
             if every is not None:
                 seconds = _EXHAUST_SHARE * (time.perf_counter() - started)
                 verdict = self.exhaustive(every, seconds, line)

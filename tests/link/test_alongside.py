@@ -1,0 +1,115 @@
+"""The exhaustive search in a thread of its own, beside the restarts (`tilegames.link.alongside`)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import tilegames.link.search as search
+from tilegames.link import Limits, SearchLimitError, deal, solve
+from tilegames.link.alongside import Alongside
+from tilegames.link.exhaust import DEAD, SOLVED, Exhaust
+
+from .test_exhaust import finish, ringed_boards
+
+
+def replay_clears(board, moves) -> bool:
+    board = board.copy()
+    for move in moves:
+        board.push(move)
+    return board.is_solved()
+
+
+def cells(moves) -> list:
+    return [((r1 - 1, c1 - 1), (r2 - 1, c2 - 1)) for r1, c1, r2, c2 in moves]
+
+
+def wait(beside: Alongside, seconds: float = 120.0) -> None:
+    until = time.perf_counter() + seconds
+    while beside.running and time.perf_counter() < until:
+        time.sleep(0.005)
+
+
+def test_in_a_thread_it_gives_the_verdicts_it_gives_in_turns():
+    boards = ringed_boards(60)
+    for board in boards:
+        status, _ = finish(board)
+        beside = Alongside(Exhaust(board.grid(), 1 << 26, rows=16), None)
+        wait(beside)
+        beside.stop()
+        assert beside.status == status, str(board)
+        if status == SOLVED:
+            assert replay_clears(board, cells(beside.every.moves())), str(board)
+    assert {finish(board)[0] for board in boards} == {SOLVED, DEAD}
+
+
+def test_a_stop_or_the_deadline_ends_the_thread_with_no_verdict():
+    board = deal(24, 12, 72, 4, seed=16, gravity=True, solvable=False)  # millions of positions
+    beside = Alongside(Exhaust(board.grid(), 1 << 28), None)
+    time.sleep(0.3)
+    beside.stop()
+    assert not beside.running and beside.status is None and beside.every.nodes > 0
+    late = Alongside(Exhaust(board.grid(), 1 << 28), time.perf_counter() + 0.3)
+    wait(late, 30.0)
+    assert not late.running and late.status is None and late.every.nodes > 0
+    late.stop()
+
+
+def test_an_error_in_the_thread_reaches_the_caller():
+    class Broken:
+        nodes = 0
+
+        def step(self, budget: int) -> int:
+            raise ValueError("broken table")
+
+    beside = Alongside(Broken(), None)  # type: ignore[arg-type]
+    wait(beside)
+    with pytest.raises(ValueError, match="broken table"):
+        beside.stop()
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_solve_decides_the_same_with_one_core_or_two(monkeypatch, cores):
+    # seed 91: only the exhaustive search proves it; 77: it clears it first
+    monkeypatch.setattr(search, "cores", lambda: cores)
+    before = threading.active_count()
+    for seed, clearable in ((91, False), (77, True)):
+        board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)
+        solution = solve(board, limits=Limits(timeout=300))
+        assert (solution is not None) == clearable
+        if solution is not None:
+            assert replay_clears(board, solution.moves)
+        assert threading.active_count() == before  # no thread left behind
+
+
+def test_a_time_limit_stops_the_thread_too(monkeypatch):
+    monkeypatch.setattr(search, "cores", lambda: 2)
+    before = threading.active_count()
+    board = deal(24, 12, 72, 4, seed=16, gravity=True, solvable=False)
+    with pytest.raises(SearchLimitError) as stopped:
+        solve(board, limits=Limits(timeout=1.0))
+    assert stopped.value.limit == "timeout"
+    assert threading.active_count() == before
+
+
+def test_only_a_search_with_no_node_limit_runs_it_alongside(monkeypatch):
+    # a node limit promises one answer on every machine: the two searches take turns
+    monkeypatch.setattr(search, "cores", lambda: 2)
+    started = []
+
+    def spy(*args):
+        started.append(args)
+        return Alongside(*args)
+
+    monkeypatch.setattr(search, "Alongside", spy)
+    board = deal(24, 12, 72, 4, seed=91, gravity=True, solvable=False)
+    nodes = []
+    for _ in range(2):
+        with pytest.raises(SearchLimitError) as stopped:
+            solve(board, limits=Limits(max_nodes=30_000))
+        nodes.append(stopped.value.nodes)
+    assert nodes[0] == nodes[1] and started == []
+    assert solve(board, limits=Limits(timeout=300)) is None
+    assert len(started) == 1

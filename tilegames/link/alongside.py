@@ -1,0 +1,77 @@
+"""The exhaustive search on a core of its own, beside the restarts of the move search.
+
+Under gravity the solver's two searches are independent: the restarts and dives of the move
+search (`search._Moves`), which clear the deals that can be cleared, and the exhaustive search
+(`exhaust.Exhaust`), which proves most of the others. On one core they take turns, three seconds
+of the second to one of the first. Their kernels release the GIL (numba's `nogil`), so with two
+cores the exhaustive search runs here, in a thread, for the whole time limit while the restarts
+go on in the caller's thread. Nothing is shared but the verdict.
+
+Only searches without a node limit do this: a node limit promises the same answer on every
+machine, and two threads racing to a verdict would not keep that promise.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from tilegames.link.exhaust import GROW, PAUSE, Exhaust
+
+_CHUNK = 4096
+"""Positions per call of the kernel (tens of ms on 24x12): how soon a stop is heard."""
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+class Alongside:
+    """`every.step` in a thread until a verdict, the deadline or `stop()`.
+
+    `status` is None while it runs or after a stop, else what `step` ended with: SOLVED, DEAD,
+    or GROW (the table full, nothing claimed). An error in the thread is raised again by `stop`.
+    """
+
+    def __init__(self, every: Exhaust, deadline: float | None) -> None:
+        self.every = every
+        self.status: int | None = None
+        self._error: BaseException | None = None
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(
+            target=self._work, args=(deadline,), name="tilegames-exhaust", daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def decided(self) -> bool:
+        """Has the search ended with a cleared board or a proof (not a full table)?"""
+        return self.status is not None and self.status != GROW
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _work(self, deadline: float | None) -> None:
+        try:
+            while not self._stopping.is_set():
+                if deadline is not None and time.perf_counter() >= deadline:
+                    return
+                status = self.every.step(_CHUNK)
+                if status != PAUSE:
+                    self.status = status
+                    return
+        except BaseException as error:  # handed to the caller's thread by `stop`
+            self._error = error
+
+    def stop(self) -> None:
+        """End the thread (within one chunk) and wait for it."""
+        self._stopping.set()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
