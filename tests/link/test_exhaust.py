@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.link.test_solve import exhaustive, replay_clears, small_board
-from tilegames.link import Board, Limits, deal, solve
+from tilegames.link import Board, Limits, deal, exhaust, solve
 from tilegames.link.closure import pairable
 from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, Exhaust, tiles
 from tilegames.link.falling import compact
@@ -192,6 +192,21 @@ def test_confined_play_finds_exactly_the_tiles_play_can_take():
             assert set(np.flatnonzero(every.may)) == taken, str(board)  # never fewer: sound
             partial += len(taken) < len(every.col)
     assert partial > 15  # the proofs that leave tiles out are exercised
+
+
+def test_passes_cut_short_keep_the_verdict_and_the_tiles(monkeypatch):
+    # a pass that widened `may` and then found nothing for one position starts over at once
+    monkeypatch.setattr(exhaust, "_PATIENCE", 1)
+    cut = 0
+    for board in ringed_boards(120):
+        taken, clearable, _ = reachable(board.grid())
+        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        status = every.step(1 << 30)
+        assert status == (SOLVED if clearable else DEAD), str(board)
+        if status == DEAD:
+            assert set(np.flatnonzero(every.may)) == taken, str(board)
+        cut += every.cut
+    assert cut > 10  # passes were cut short
 
 
 def test_a_hard_deal_is_proved_with_the_tiles_round_7_saw_go():

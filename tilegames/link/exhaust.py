@@ -33,6 +33,11 @@ _FRESH = 20_000
 """Positions between two computations of `pairable` while a pass widens `may` (tens of ms each on a
 24x12 board): such a pass only finds tiles, the pass after it proves."""
 
+_PATIENCE = 20_000
+"""A pass that has widened `may` proves nothing: it goes on only to find more tiles, and is
+cut short (a fresh pass begins) once it has gone this many positions, or as many as it took to
+find the last tile if more, without finding another."""
+
 _SCOUT = 30_000
 """Positions seen with every move before play is confined (0.1 s on 24x12): many clearable deals
 are cleared here, and `may` starts with the tiles they took instead of none."""
@@ -420,6 +425,8 @@ class Exhaust:
         self.pairable = np.zeros((n, n), np.bool_)
         self.escapes = np.zeros((256, 2), np.int64)
         self.widened = False  # `may` grew during this pass
+        self.begun = self.grew_at = 0  # positions done when the pass began, when `may` last grew
+        self.cut = 0  # passes cut short (`_PATIENCE`)
         self.fresh = (
             0  # `pairable` is recomputed when `may` grows once this many positions are done
         )
@@ -446,10 +453,17 @@ class Exhaust:
         while True:
             if self.scouting and self.nodes >= self.scout:
                 self.confine()
+            stop = min(goal, self.scout) if self.scouting else goal
+            if self.widened:
+                fruitless = self.grew_at + max(self.grew_at - self.begun, _PATIENCE)
+                if self.nodes >= fruitless:
+                    self.new_pass()  # no tile found for long: a fresh pass finds the rest
+                    self.cut += 1
+                else:
+                    stop = min(stop, fruitless)
             status = run(
                 self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
-                self.parent, self.index, self.stack, self.meta,
-                max(min(goal, self.scout) - self.nodes if self.scouting else goal - self.nodes, 1),
+                self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
                 self.everyone if self.scouting else self.may, self.pairable, self.escapes,
                 self.confined and not self.scouting,
                 self.confined and not self.scouting and not self.widened,
@@ -461,6 +475,7 @@ class Exhaust:
             if status == ESCAPE:
                 self.may[self.escapes[: self.meta[OUT]].ravel()] = True
                 self.widened = True
+                self.grew_at = self.nodes
                 if (
                     self.nodes >= self.fresh
                 ):  # the pass proves nothing now: a stale `pairable` will do
@@ -486,6 +501,7 @@ class Exhaust:
         self.restart()
         self.reckon()
         self.widened = False
+        self.begun = self.nodes
         self.passes += 1
 
     def reckon(self) -> None:
