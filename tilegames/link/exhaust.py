@@ -425,6 +425,7 @@ class Exhaust:
         self.pairable = np.zeros((n, n), np.bool_)
         self.escapes = np.zeros((256, 2), np.int64)
         self.widened = False  # `may` grew during this pass
+        self.current = False  # `pairable` is of `may` as it is now
         self.begun = self.grew_at = 0  # positions done when the pass began, when `may` last grew
         self.cut = 0  # passes cut short (`_PATIENCE`)
         self.fresh = (
@@ -466,7 +467,7 @@ class Exhaust:
                 self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
                 self.everyone if self.scouting else self.may, self.pairable, self.escapes,
                 self.confined and not self.scouting,
-                self.confined and not self.scouting and not self.widened,
+                self.confined and not self.scouting and self.current,
             )  # fmt: skip
             if status == PAUSE and self.nodes < goal:
                 continue  # the scouting's end
@@ -475,6 +476,7 @@ class Exhaust:
             if status == ESCAPE:
                 self.may[self.escapes[: self.meta[OUT]].ravel()] = True
                 self.widened = True
+                self.current = False
                 self.grew_at = self.nodes
                 if (
                     self.nodes >= self.fresh
@@ -508,6 +510,7 @@ class Exhaust:
         """The pairs that could be joined while play keeps to `may` as it is now (`closure.pairable`)."""
         self.pairable = closure.pairable(self.grid, self.col, self.kind, self.first, self.may)
         self.fresh = self.nodes + _FRESH
+        self.current = True
 
     def taken(self) -> np.ndarray:
         """The tiles gone in some position of the table."""
