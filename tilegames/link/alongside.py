@@ -20,7 +20,9 @@ import time
 from tilegames.link.exhaust import GROW, PAUSE, Exhaust
 
 _CHUNK = 4096
-"""Positions per call of the kernel (tens of ms on 24x12): how soon a stop is heard."""
+"""Most positions per call of the kernel (tens of ms on 24x12): how soon a stop is heard. The
+first calls take fewer (from 64, doubling), so that a board the restarts decide at once is not
+kept waiting for the thread."""
 
 
 def cores() -> int:
@@ -58,11 +60,13 @@ class Alongside:
         return self._thread.is_alive()
 
     def _work(self, deadline: float | None) -> None:
+        chunk = 64
         try:
             while not self._stopping.is_set():
                 if deadline is not None and time.perf_counter() >= deadline:
                     return
-                status = self.every.step(_CHUNK)
+                status = self.every.step(chunk)
+                chunk = min(2 * chunk, _CHUNK)
                 if status != PAUSE:
                     self.status = status
                     return

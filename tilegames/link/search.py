@@ -552,19 +552,19 @@ class _Moves(_Core):
     def restarts(self, line: list[Move]) -> bool:
         """The restarts and dives of `run`, with the exhaustive search in turns or alongside."""
         self.tick()
+        grid, count = self.grid.copy(), self.count.copy()
+        beside = self.max_nodes is None and cores() >= 2 and falling.compact(grid)
+        if beside:  # from the start: it costs the restarts nothing
+            self.alongside = Alongside(exhaust.Exhaust(grid, _EXHAUST_BYTES), self.deadline)
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
-        grid, count = self.grid.copy(), self.count.copy()
         every: exhaust.Exhaust | None = None
         for attempt in range(1, 1 << 30):
             if attempt == 2:  # not quickly decided
                 if probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
                     return False  # the pairings probed once, at the root
-                if falling.compact(grid):
+                if falling.compact(grid) and not beside:
                     every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
-                    if self.max_nodes is None and cores() >= 2:
-                        self.alongside = Alongside(every, self.deadline)
-                        every = None
             started = time.perf_counter()
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
