@@ -14,10 +14,12 @@ moves (`kernels.expand`: safe moves that make nothing fall, fewest-left kinds fi
 the grid with its kinds renumbered in reading order (`dense.canonical`), with dead ends proven
 by the relaxation that tracks where tiles may have fallen (`falling.doomed`: in full at the
 root, with a small work budget below it, skipped on boards where that budget ran out). Its loop
-is compiled (`depth.run`) and called for about 5 ms at a time. A board it does not decide at once
-also gets the exhaustive search (`exhaust.Exhaust`: every reachable position once, named by the
-tiles gone), three times as long as the restarts: random deals that die within a few dozen pairs
-have a few million positions, which it sees all of where the relaxation proves nothing.
+is compiled (`depth.run`) and called for about 5 ms at a time. The exhaustive search
+(`exhaust.Exhaust`: every reachable position once, named by the tiles gone) runs beside it: with
+two cores and no node limit in a thread of its own from the start (`alongside`), else once the
+first restart has not decided the board, three times as long as the restarts. Random deals
+that die within a few dozen pairs have a few million positions, which it sees all of where the
+relaxation proves nothing.
 
 Limits: the clock is read at every node of the pairing search and between the move search's
 kernel calls, and every kernel call gets a work budget (path tests), so a node on a huge board
@@ -525,9 +527,9 @@ class _Moves(_Core):
     def run(self, line: list[Move]) -> bool:
         """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
         the first with the best few moves of every node in a random order, each after as many
-        nodes of greedy dives (`dive.dive`); else one attempt. A board not quickly decided also
-        gets the exhaustive search: in a thread of its own (`alongside`) when there are two
-        cores and no node limit, else in turns with the restarts."""
+        nodes of greedy dives (`dive.dive`); else one attempt. The exhaustive search runs too:
+        in a thread of its own from the start (`alongside`) when there are two cores and no
+        node limit, else in turns with the restarts once the first has not decided the board."""
         if not (self.gravity and self.safe):
             return self.attempt(line)
         try:
