@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 
 from tilegames.link.exhaust import GROW, PAUSE, Exhaust
 
@@ -75,6 +76,34 @@ class Alongside:
 
     def stop(self) -> None:
         """End the thread (within one chunk) and wait for it."""
+        self._stopping.set()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
+class Rival:
+    """`work(stopping)` in a thread: `result` is what it returned (None until then, or if it
+    stopped without an answer); it should end soon after `stopping` is set. An error in the
+    thread is raised again by `stop`."""
+
+    def __init__(self, work: Callable[[threading.Event], bool | None]) -> None:
+        self.result: bool | None = None
+        self._error: BaseException | None = None
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(
+            target=self._work, args=(work,), name="tilegames-rival", daemon=True
+        )
+        self._thread.start()
+
+    def _work(self, work: Callable[[threading.Event], bool | None]) -> None:
+        try:
+            self.result = work(self._stopping)
+        except BaseException as error:  # handed to the caller's thread by `stop`
+            self._error = error
+
+    def stop(self) -> None:
+        """Ask the work to end and wait for it."""
         self._stopping.set()
         self._thread.join()
         if self._error is not None:

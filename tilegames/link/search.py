@@ -29,6 +29,7 @@ the search up, so a full memo costs time, not correctness).
 
 from __future__ import annotations
 
+import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from typing import Any, Literal
 import numpy as np
 
 from tilegames.link import dense, depth, exhaust, falling
-from tilegames.link.alongside import Alongside, cores
+from tilegames.link.alongside import Alongside, Rival, cores
 from tilegames.link.dive import dive
 from tilegames.link.probe import probe
 
@@ -431,6 +432,11 @@ class _Moves(_Core):
         """The most pairs a dive has played."""
         self.alongside: Alongside | None = None
         """The exhaustive search in a thread of its own, once started."""
+        self.rival: Rival | None = None
+        """A second run of the restarts (other random choices) in a thread, on a big board."""
+        self.rival_line: list[Move] = []
+        self.stopping: threading.Event | None = None
+        """Set when this search is a rival and the caller's search has ended."""
         cells = (grid.shape[0] - 2) * (grid.shape[1] - 2)
         if gravity:
             self.memo_cap = min(memo_cap, _MEMO_BYTES // (cells + 64))
@@ -523,6 +529,10 @@ class _Moves(_Core):
         super().clock()
         if self.alongside is not None and self.alongside.decided:
             raise _Decided
+        if self.rival is not None and self.rival.result is not None:
+            raise _Decided
+        if self.stopping is not None and self.stopping.is_set():
+            raise _Limit("timeout")
 
     def run(self, line: list[Move]) -> bool:
         """With gravity and the safe moves on: restarts with growing budgets (Luby), each after
@@ -535,6 +545,10 @@ class _Moves(_Core):
         try:
             return self.restarts(line)
         except _Decided:
+            if self.rival is not None and self.rival.result is not None:
+                line.clear()
+                line.extend(self.rival_line)
+                return self.rival.result
             assert self.alongside is not None
             if self.alongside.status == exhaust.SOLVED:
                 line.clear()
@@ -543,6 +557,28 @@ class _Moves(_Core):
             return False
         finally:
             self.leave_alongside()
+            if self.rival is not None:
+                self.rival.stop()
+                self.rival = None
+
+    def race(self, grid: np.ndarray, seed: int) -> None:
+        """Start a rival: the restarts again from `grid` (the root) in a thread, with other
+        random choices, and no thread of its own. Its nodes are not counted (there is no node
+        limit when it runs)."""
+        rival = _Moves(grid.copy(), True, True, self.memo, self.memo_cap)
+        rival.deadline = self.deadline
+        rival.state[depth.RNG] ^= seed * 0x9E3779B97F4A7C15 & 0x7FFFFFFFFFFFFFFF
+        rival.rng = np.random.default_rng(seed)
+        self.rival_line.clear()
+
+        def work(stopping: threading.Event) -> bool | None:
+            rival.stopping = stopping
+            try:
+                return rival.run(self.rival_line)
+            except _Limit:
+                return None
+
+        self.rival = Rival(work)
 
     def leave_alongside(self) -> None:
         """Stop the exhaustive search's thread, if there is one; its positions count as nodes."""
@@ -555,7 +591,12 @@ class _Moves(_Core):
         """The restarts and dives of `run`, with the exhaustive search in turns or alongside."""
         self.tick()
         grid, count = self.grid.copy(), self.count.copy()
-        beside = self.max_nodes is None and cores() >= 2 and falling.compact(grid)
+        beside = (
+            self.max_nodes is None
+            and self.stopping is None
+            and cores() >= 2
+            and falling.compact(grid)
+        )
         if beside:  # from the start: it costs the restarts nothing
             self.alongside = Alongside(exhaust.Exhaust(grid, _EXHAUST_BYTES), self.deadline)
         if self.falling():  # the relaxation in full at the root: impossible deals end here
@@ -581,7 +622,9 @@ class _Moves(_Core):
                 self.flags[depth.SHUFFLE] = 1
             if 2 * self.deepest >= self.left // 2 > _EXHAUST_SMALL:
                 every = None  # a big board and a line that played half of it: the restarts, alone
-                self.leave_alongside()
+                if self.alongside is not None:  # and on the second core, the restarts again
+                    self.leave_alongside()
+                    self.race(grid, 1)
             if every is not None:
                 seconds = _EXHAUST_SHARE * (time.perf_counter() - started)
                 verdict = self.exhaustive(every, seconds, line)
