@@ -5,11 +5,12 @@ from __future__ import annotations
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import tilegames.link.search as search
 from tilegames.link import Limits, SearchLimitError, deal, solve
-from tilegames.link.alongside import Alongside
+from tilegames.link.alongside import Alongside, Rival
 from tilegames.link.exhaust import DEAD, SOLVED, Exhaust
 
 from .test_exhaust import finish, ringed_boards
@@ -113,3 +114,59 @@ def test_only_a_search_with_no_node_limit_runs_it_alongside(monkeypatch):
     assert nodes[0] == nodes[1] and started == []
     assert solve(board, limits=Limits(timeout=300)) is None
     assert len(started) == 1
+
+
+def test_a_rival_hands_back_its_result_and_its_errors():
+    done = Rival(lambda stopping: True)
+    done.stop()
+    assert done.result is True
+
+    def waits(stopping: threading.Event) -> bool | None:
+        stopping.wait()
+        return None
+
+    waiting = Rival(waits)
+    waiting.stop()  # returns: the work heard the stop
+    assert waiting.result is None
+
+    def breaks(stopping: threading.Event) -> bool | None:
+        raise ValueError("broken rival")
+
+    broken = Rival(breaks)
+    with pytest.raises(ValueError, match="broken rival"):
+        broken.stop()
+
+
+def test_the_restarts_race_on_big_boards_and_every_line_clears(monkeypatch):
+    # 30x16 with 60 kinds x 8: once a line has played half the board the exhaustive search
+    # gives way, and the second core runs the restarts again with other random choices
+    monkeypatch.setattr(search, "cores", lambda: 2)
+    raced = []
+
+    def spy(work):
+        raced.append(work)
+        return Rival(work)
+
+    monkeypatch.setattr(search, "Rival", spy)
+    before = threading.active_count()
+    for seed in (9, 13, 17):
+        board = deal(30, 16, 60, 8, seed=seed, gravity=True, solvable=False)
+        solution = solve(board, limits=Limits(timeout=300))
+        assert solution is not None and replay_clears(board, solution.moves)
+        assert threading.active_count() == before
+    assert len(raced) == 3
+
+
+def test_a_rival_alone_clears_the_board():
+    board = deal(30, 16, 60, 8, seed=13, gravity=True, solvable=False)
+    grid = np.array(board.grid(), np.int32)
+    kinds = np.unique(grid[grid > 0])
+    grid[grid > 0] = np.searchsorted(kinds, grid[grid > 0]) + 1
+    core = search._Moves(grid, True, True, True, search.MEMO_CAP)
+    core.race(grid, 7)
+    wait_for = time.perf_counter() + 120
+    while core.rival is not None and core.rival.result is None and time.perf_counter() < wait_for:
+        time.sleep(0.01)
+    assert core.rival is not None and core.rival.result is True
+    core.rival.stop()
+    assert replay_clears(board, cells(core.rival_line))
