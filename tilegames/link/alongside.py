@@ -1,11 +1,13 @@
-"""The exhaustive search on a core of its own, beside the restarts of the move search.
+"""The second core: the exhaustive search beside the restarts, or the restarts run twice.
 
 Under gravity the solver's two searches are independent: the restarts and dives of the move
 search (`search._Moves`), which clear the deals that can be cleared, and the exhaustive search
 (`exhaust.Exhaust`), which proves most of the others. On one core they take turns, three seconds
 of the second to one of the first. Their kernels release the GIL (numba's `nogil`), so with two
 cores the exhaustive search runs here, in a thread, for the whole time limit while the restarts
-go on in the caller's thread. Nothing is shared but the verdict.
+go on in the caller's thread. Nothing is shared but the verdict. On a big board, where the
+exhaustive search gives way to the restarts once a line has played half the board, its core
+runs the restarts a second time with other random choices (`Rival`): the first to clear wins.
 
 Only searches without a node limit do this: a node limit promises the same answer on every
 machine, and two threads racing to a verdict would not keep that promise.
