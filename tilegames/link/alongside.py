@@ -36,54 +36,6 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-class Alongside:
-    """`every.step` in a thread until a verdict, the deadline or `stop()`.
-
-    `status` is None while it runs or after a stop, else what `step` ended with: SOLVED, DEAD,
-    or GROW (the table full, nothing claimed). An error in the thread is raised again by `stop`.
-    """
-
-    def __init__(self, every: Exhaust, deadline: float | None) -> None:
-        self.every = every
-        self.status: int | None = None
-        self._error: BaseException | None = None
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(
-            target=self._work, args=(deadline,), name="tilegames-exhaust", daemon=True
-        )
-        self._thread.start()
-
-    @property
-    def decided(self) -> bool:
-        """Has the search ended with a cleared board or a proof (not a full table)?"""
-        return self.status is not None and self.status != GROW
-
-    @property
-    def running(self) -> bool:
-        return self._thread.is_alive()
-
-    def _work(self, deadline: float | None) -> None:
-        chunk = 64
-        try:
-            while not self._stopping.is_set():
-                if deadline is not None and time.perf_counter() >= deadline:
-                    return
-                status = self.every.step(chunk)
-                chunk = min(2 * chunk, _CHUNK)
-                if status != PAUSE:
-                    self.status = status
-                    return
-        except BaseException as error:  # handed to the caller's thread by `stop`
-            self._error = error
-
-    def stop(self) -> None:
-        """End the thread (within one chunk) and wait for it."""
-        self._stopping.set()
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-
-
 class Rival:
     """`work(stopping)` in a thread: `result` is what it returned (None until then, or if it
     stopped without an answer); it should end soon after `stopping` is set. An error in the
@@ -94,9 +46,13 @@ class Rival:
         self._error: BaseException | None = None
         self._stopping = threading.Event()
         self._thread = threading.Thread(
-            target=self._work, args=(work,), name="tilegames-rival", daemon=True
+            target=self._work, args=(work,), name="tilegames-search", daemon=True
         )
         self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
 
     def _work(self, work: Callable[[threading.Event], bool | None]) -> None:
         try:
@@ -110,3 +66,40 @@ class Rival:
         self._thread.join()
         if self._error is not None:
             raise self._error
+
+
+class Alongside:
+    """`every.step` in a thread (a `Rival`'s) until a verdict, the deadline or `stop()`.
+
+    `status` is None while it runs or after a stop, else what `step` ended with: SOLVED, DEAD,
+    or GROW (the table full, nothing claimed). An error in the thread is raised again by `stop`.
+    """
+
+    def __init__(self, every: Exhaust, deadline: float | None) -> None:
+        self.every = every
+        self.status: int | None = None
+        self._thread = Rival(lambda stopping: self._work(stopping, deadline))
+
+    @property
+    def decided(self) -> bool:
+        """Has the search ended with a cleared board or a proof (not a full table)?"""
+        return self.status is not None and self.status != GROW
+
+    @property
+    def running(self) -> bool:
+        return self._thread.running
+
+    def _work(self, stopping: threading.Event, deadline: float | None) -> None:
+        chunk = 64
+        while not stopping.is_set():
+            if deadline is not None and time.perf_counter() >= deadline:
+                return
+            status = self.every.step(chunk)
+            chunk = min(2 * chunk, _CHUNK)
+            if status != PAUSE:
+                self.status = status
+                return
+
+    def stop(self) -> None:
+        """End the thread (within one chunk) and wait for it."""
+        self._thread.stop()
