@@ -8,8 +8,9 @@ Each seed's uniformly random deal (`deal(..., solvable=False, gravity=True)`) go
 positions (a proof that none clears it), fills `--max-mb` of table, or `--timeout` seconds pass.
 With `--plain` (round 7's search, play not confined) the count of positions is exact when the
 verdict is "impossible": every position reachable from the start, each once. Without it, play is
-confined to the tiles seen to go (docs/link.md, solver item 12): the count is the positions of
-every pass, and the table also gives the passes and the tiles that can ever go. It tells how far
+confined to the tiles seen to go (docs/link.md, solver item 12): the count is the positions
+expanded, those whose key was checked again after `may` grew among them (revisited), and the
+table also gives the tiles that can ever go. It tells how far
 a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided", rounds 7, 8).
 """
 
@@ -42,7 +43,7 @@ def count(
     if plain:
         return f"| {seed} | {verdict[status]} | {positions} | {took:.1f} s |"
     tiles = f"{int(every.may.sum())}" if status == DEAD else "-"
-    return f"| {seed} | {verdict[status]} | {positions} | {every.passes} | {tiles} | {took:.1f} s |"
+    return f"| {seed} | {verdict[status]} | {positions} | {every.revisited:,} | {tiles} | {took:.1f} s |"
 
 
 def main() -> None:
@@ -61,7 +62,7 @@ def main() -> None:
     if args.plain:
         print("| seed | verdict | positions | time |\n|---|---|---|---|", flush=True)
     else:
-        print("| seed | verdict | positions | passes | tiles that can go | time |", flush=True)
+        print("| seed | verdict | positions | revisited | tiles that can go | time |", flush=True)
         print("|---|---|---|---|---|---|", flush=True)
     for seed in args.seeds:
         row = count(width, height, args.kinds, seed, args.timeout, args.max_mb << 20, args.plain)

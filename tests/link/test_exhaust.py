@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.link.test_solve import exhaustive, replay_clears, small_board
 from tilegames.link import Board, Limits, deal, exhaust, solve
 from tilegames.link.closure import pairable
-from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, Exhaust, tiles
+from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust, tiles
 from tilegames.link.falling import compact
 from tilegames.link.path import joinable
 from tilegames.link.search import _Limit, _Moves
@@ -194,19 +194,57 @@ def test_confined_play_finds_exactly_the_tiles_play_can_take():
     assert partial > 15  # the proofs that leave tiles out are exercised
 
 
-def test_passes_cut_short_keep_the_verdict_and_the_tiles(monkeypatch):
-    # a pass that widened `may` and then found nothing for one position starts over at once
-    monkeypatch.setattr(exhaust, "_PATIENCE", 1)
-    cut = 0
-    for board in ringed_boards(120):
-        taken, clearable, _ = reachable(board.grid())
-        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
-        status = every.step(1 << 30)
-        assert status == (SOLVED if clearable else DEAD), str(board)
-        if status == DEAD:
-            assert set(np.flatnonzero(every.may)) == taken, str(board)
-        cut += every.cut
-    assert cut > 10  # passes were cut short
+@pytest.mark.parametrize("reckon", [1, 10**9])
+@pytest.mark.parametrize("check_all", [False, True])
+def test_widening_keeps_the_table_and_the_tiles_round_7_saw_go(monkeypatch, reckon, check_all):
+    # 24x12, 72 kinds x 4, random deals whose every position round 7's search sees in a second:
+    # `may` widens while the table stays, keys of older versions are checked again, and play
+    # ends with exactly the tiles some play takes. `pairable` is computed at every widening, or
+    # only when the stack runs out; the old keys checked are those `spoilt` names, or all.
+    monkeypatch.setattr(exhaust, "_RECKON", reckon)
+    if check_all:
+        monkeypatch.setattr(Exhaust, "spoilt", lambda self, may, pairs: np.ones(26, bool))
+    revisited = 0
+    for seed in (0, 17, 30, 31):
+        board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)
+        plain = Exhaust(board.grid(), 1 << 28, confine=False)
+        confined = Exhaust(board.grid(), 1 << 28, scout=0)
+        assert plain.step(1 << 30) == DEAD and confined.step(1 << 30) == DEAD
+        assert np.array_equal(plain.taken(), confined.may), seed
+        assert confined.meta[USED] < plain.meta[USED], seed
+        revisited += confined.revisited
+    assert revisited > 0
+
+
+def test_spoilt_names_the_columns_a_wider_may_can_touch():
+    # Obviously right, column by column: a tile of the column with another pairable row, a tile
+    # new to `may` in it or beside it, or a tile pairable with one in a column with a new tile.
+    rng = np.random.default_rng(7)
+    named = np.zeros(2, int)
+    for seed in range(40):
+        board = settled(small_board(seed, True, True))
+        every = Exhaust(board.grid(), 1 << 20)
+        n, width = len(every.col), every.grid.shape[1]
+        old = rng.random(n) < 0.3
+        every.may = old | (rng.random(n) < 0.3)
+        before = pairable(every.grid, every.col, every.kind, every.first, old)
+        every.pairable = pairable(every.grid, every.col, every.kind, every.first, every.may)
+        new_cols = {int(every.col[t]) for t in range(n) if every.may[t] and not old[t]}
+        expected = np.zeros(width, bool)
+        for c in range(width):
+            here = [t for t in range(n) if every.col[t] == c]
+            expected[c] = (
+                any((every.pairable[t] != before[t]).any() for t in here)
+                or any(abs(c - d) <= 1 for d in new_cols)
+                or any(
+                    every.col[u] in new_cols
+                    for t in here
+                    for u in np.flatnonzero(every.pairable[t])
+                )
+            )
+        assert np.array_equal(every.spoilt(old, before), expected), str(board)
+        named += np.bincount(expected[1:-1], minlength=2)
+    assert named.min() > 20  # columns named and not named
 
 
 def test_a_hard_deal_is_proved_with_the_tiles_round_7_saw_go():

@@ -29,14 +29,10 @@ SOLVED, DEAD, PAUSE, GROW, ESCAPE = 0, 1, 2, 3, 4
 positions spent (call again), the table full (grow it, call again), a position with a move out
 of `may` (widen `may`, call again: the position is still on the stack)."""
 
-_FRESH = 20_000
-"""Positions between two computations of `pairable` while a pass widens `may` (tens of ms each on a
-24x12 board): such a pass only finds tiles, the pass after it proves."""
-
-_PATIENCE = 20_000
-"""A pass that has widened `may` proves nothing: it goes on only to find more tiles, and is
-cut short (a fresh pass begins) once it has gone this many positions, or as many as it took to
-find the last tile if more, without finding another."""
+_RECKON = 5_000
+"""Positions per computation of `pairable`, on average, at the most (10 to 150 ms each on a 24x12
+board): when `may` grows it is computed at once unless that would make them more frequent. While
+it is stale no move is pruned by it, and the keys chosen by it are checked again (`revisit`)."""
 
 _SCOUT = 30_000
 """Positions seen with every move before play is confined (0.1 s on 24x12): many clearable deals
@@ -132,7 +128,8 @@ def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
     stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, pairable: np.ndarray,
-    escapes: np.ndarray, keyed: bool, pruned: bool,
+    escapes: np.ndarray, keyed: bool, pruned: bool, key_at: np.ndarray, key_pair: np.ndarray,
+    version: int,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
 
@@ -207,6 +204,9 @@ def run(
         meta[TOP] = top - 1
         done += 1
         meta[NODES] += 1
+        again = node < 0  # expanded by a key of an older version: is the key still one?
+        if again:
+            node = -node - 1
         # the grid of the position: the columns whose tiles differ from the last one's, rebuilt
         open_of[:] = 0
         for i in range(words):
@@ -243,6 +243,12 @@ def run(
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
             height[c] = j
+        if again and keys.key(
+            grid, row_of, col, kind, low, fixed, under, at, height, rows[node], key_pair[node, 0],
+            key_pair[node, 1], pairable, order, base, bottom,
+        ):  # fmt: skip
+            key_at[node] = version
+            continue
         # the moves: neighbours of a kind, then pairs of open tiles (an empty cell beside); each
         # column keeps its lists until it or a neighbour changes
         m = 0
@@ -330,6 +336,7 @@ def run(
                             pair[i, 2], pair[i, 3] = z, t
                             lo, hi = i, i + 1
                         grid[rx, cx] = grid[ry, cy] = kind[x]
+        key_at[node] = 0
         for i in range(m if keyable and lo == 0 and hi == m else 0):
             x, y = pair[i, 0], pair[i, 1]
             if keys.key(
@@ -337,6 +344,7 @@ def run(
                 pairable, order, base, bottom,
             ):  # fmt: skip
                 lo, hi = i, i + 1
+                key_at[node], key_pair[node, 0], key_pair[node, 1] = version, x, y
                 break
         if meta[USED] + hi - lo > rows.shape[0]:
             meta[TOP] = top  # this position again, once the table has grown
@@ -385,10 +393,14 @@ class Exhaust:
     GROW for good and the caller gives up on this search: nothing is claimed).
 
     With the ring, play is confined to `may` once `scout` positions are seen: the tiles gone in
-    those, widened by every move out of it that a position offers. Once a whole pass over the
-    positions meets no such move, `may` is closed: no play ever takes another tile, and if some
-    tile is outside it, none clears the board (DEAD). A pass in which `may` grew is followed by
-    another.
+    those, widened by every move out of it that a position offers. Widening keeps the table:
+    every position in it was reached by real moves inside `may`, and one expanded with all its
+    moves stays expanded. Only a position expanded by a key alone may need more: a key is chosen
+    by `pairable` and `may` as they were (a *version*), and a wider `may` can spoil it. When the
+    stack runs out, the keys of older versions are checked against the present one, and the
+    positions whose key may be spoilt are expanded again (`revisit`). When none is left, no
+    play ever takes a tile outside `may`, and if some tile is outside it, none clears the board
+    (DEAD).
     `confine=False` searches every move from the start, with no keys (round 7's search: every
     position play reaches but for the safe macros).
     """
@@ -409,7 +421,8 @@ class Exhaust:
         n = len(self.col)
         words = max(1, (n + 63) // 64)
         self.max_bytes = max_bytes
-        self.row_bytes = 8 * words + 8 + 8 + 8 + 16  # mask, hash, parent, stack, two index slots
+        # mask, hash, parent, stack, two index slots, the key's version and tiles
+        self.row_bytes = 8 * words + 8 + 8 + 8 + 16 + 8 + 8
         rng = np.random.default_rng(0x5EED)
         self.zobrist = rng.integers(1, 1 << 63, n, dtype=np.int64).astype(np.uint64)
         self.rows = np.zeros((rows, words), np.uint64)
@@ -417,6 +430,8 @@ class Exhaust:
         self.parent = np.full(rows, -1, np.int64)
         self.stack = np.zeros(rows, np.int64)
         self.index = np.full(2 * rows, -1, np.int64)
+        self.key_at = np.zeros(rows, np.int64)  # the version of the key a row was expanded by
+        self.key_pair = np.zeros((rows, 2), np.int32)
         self.meta = np.zeros(5, np.int64)
         self.restart()
         self.full = False
@@ -424,25 +439,21 @@ class Exhaust:
         self.may = np.full(n, not self.confined, np.bool_)
         self.pairable = np.zeros((n, n), np.bool_)
         self.escapes = np.zeros((256, 2), np.int64)
-        self.widened = False  # `may` grew during this pass
+        self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then
+        self.versions: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.current = False  # `pairable` is of `may` as it is now
-        self.begun = self.grew_at = 0  # positions done when the pass began, when `may` last grew
-        self.cut = 0  # passes cut short (`_PATIENCE`)
-        self.fresh = (
-            0  # `pairable` is recomputed when `may` grows once this many positions are done
-        )
-        self.passes = 1
+        self.revisited = 0  # positions expanded again: their keys may be spoilt
         self.scout = scout
         self.scouting = self.confined  # the first positions: every move, `may` from what went
         self.everyone = np.ones(n, np.bool_)
 
     @property
     def nodes(self) -> int:
-        """Positions expanded so far, over every pass."""
+        """Positions expanded so far (and again, `revisited`)."""
         return int(self.meta[NODES])
 
     def restart(self) -> None:
-        """Back to the start: a new pass, the positions of the last one forgotten."""
+        """Back to the start, the positions seen forgotten."""
         self.meta[USED] = self.meta[TOP] = 1  # the start: row 0, no tile gone, hash 0
         self.stack[0] = 0
         self.index[:] = -1
@@ -455,19 +466,13 @@ class Exhaust:
             if self.scouting and self.nodes >= self.scout:
                 self.confine()
             stop = min(goal, self.scout) if self.scouting else goal
-            if self.widened:
-                fruitless = self.grew_at + max(self.grew_at - self.begun, _PATIENCE)
-                if self.nodes >= fruitless:
-                    self.new_pass()  # no tile found for long: a fresh pass finds the rest
-                    self.cut += 1
-                else:
-                    stop = min(stop, fruitless)
+            confined = self.confined and not self.scouting
             status = run(
                 self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
                 self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
                 self.everyone if self.scouting else self.may, self.pairable, self.escapes,
-                self.confined and not self.scouting,
-                self.confined and not self.scouting and self.current,
+                confined, confined and self.current, self.key_at,
+                self.key_pair, self.version,
             )  # fmt: skip
             if status == PAUSE and self.nodes < goal:
                 continue  # the scouting's end
@@ -475,16 +480,11 @@ class Exhaust:
                 self.may = self.taken()
             if status == ESCAPE:
                 self.may[self.escapes[: self.meta[OUT]].ravel()] = True
-                self.widened = True
                 self.current = False
-                self.grew_at = self.nodes
-                if (
-                    self.nodes >= self.fresh
-                ):  # the pass proves nothing now: a stale `pairable` will do
+                if self.version * _RECKON <= self.nodes:
                     self.reckon()
                 continue
-            if status == DEAD and self.widened:
-                self.new_pass()
+            if status == DEAD and confined and self.revisit():
                 continue
             if status != GROW:
                 return int(status)
@@ -493,24 +493,65 @@ class Exhaust:
                 return GROW
 
     def confine(self) -> None:
-        """End the scouting: `may` is every tile gone in a position seen, and a pass begins."""
+        """End the scouting: `may` is every tile gone in a position seen, and confined play
+        starts over (the scouting's positions were expanded with every move: too many)."""
         self.may = self.taken()
         self.scouting = False
-        self.new_pass()
-
-    def new_pass(self) -> None:
-        """Back to the start for a pass confined to `may` as it is now."""
         self.restart()
         self.reckon()
-        self.widened = False
-        self.begun = self.nodes
-        self.passes += 1
 
     def reckon(self) -> None:
-        """The pairs that could be joined while play keeps to `may` as it is now (`closure.pairable`)."""
+        """The pairs that could be joined while play keeps to `may` as it is now (`closure.pairable`):
+        a new version."""
         self.pairable = closure.pairable(self.grid, self.col, self.kind, self.first, self.may)
-        self.fresh = self.nodes + _FRESH
         self.current = True
+        self.version += 1
+        self.versions[self.version] = (self.may.copy(), self.pairable)
+
+    def revisit(self) -> bool:
+        """Put back on the stack every position whose key an older version chose and the present
+        one might not; True if there is one. The rest are keys of the present version now."""
+        if not self.current:
+            self.reckon()
+        used = int(self.meta[USED])
+        older = np.flatnonzero((self.key_at[:used] > 0) & (self.key_at[:used] < self.version))
+        back = []
+        for version in np.unique(self.key_at[older]):
+            rows = older[self.key_at[older] == version]
+            spoilt = self.spoilt(*self.versions[int(version)])
+            pair = self.key_pair[rows]
+            again = spoilt[self.col[pair[:, 0]]] | spoilt[self.col[pair[:, 1]]]
+            back.append(rows[again])
+            self.key_at[rows[~again]] = self.version
+        for version in [v for v in self.versions if v < self.version]:
+            del self.versions[version]  # no key is of it now
+        again = np.concatenate(back) if back else np.zeros(0, np.int64)
+        top = int(self.meta[TOP])
+        self.stack[top : top + len(again)] = -again - 1  # to check, or else to expand again
+        self.meta[TOP] = top + len(again)
+        self.revisited += len(again)
+        return len(again) > 0
+
+    def spoilt(self, may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
+        """The columns where a key chosen by an older `may` and `pairable` might be no key now.
+
+        A key x, y reads the pairable rows of x, y and the tiles above them (their columns),
+        how many tiles outside `may` the columns beside keep, the tiles of `may` under x, y, and
+        under each partner of the tiles above (`keys.key`). None of that changed for a column
+        with no pairable row changed, no tile new to `may` in it or beside it, and none in the
+        column of a tile pairable with one of its tiles."""
+        width = self.grid.shape[1]
+        new = np.zeros(width, bool)
+        new[self.col[self.may & ~may]] = True
+        changed = np.zeros(width, bool)
+        changed[self.col[(self.pairable != pairable).any(axis=1)]] = True
+        partners = np.zeros((width, width), bool)
+        x, y = np.nonzero(self.pairable)
+        partners[self.col[x], self.col[y]] = True
+        beside = new.copy()
+        beside[1:] |= new[:-1]
+        beside[:-1] |= new[1:]
+        return changed | beside | (partners & new[None, :]).any(axis=1)
 
     def taken(self) -> np.ndarray:
         """The tiles gone in some position of the table."""
@@ -531,6 +572,7 @@ class Exhaust:
 
         self.rows, self.hashes = bigger(self.rows, 0), bigger(self.hashes, 0)
         self.parent, self.stack = bigger(self.parent, -1), bigger(self.stack, 0)
+        self.key_at, self.key_pair = bigger(self.key_at, 0), bigger(self.key_pair, 0)
         self.index = np.full(2 * rows, -1, np.int64)
         reindex(self.index, self.hashes, used)
         return True
