@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.link.test_solve import exhaustive, replay_clears, small_board
-from tilegames.link import Board, Limits, deal, exhaust, solve
+from tilegames.link import Board, Limits, bounds, deal, solve
 from tilegames.link.closure import pairable
 from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust, tiles
 from tilegames.link.falling import compact
@@ -201,7 +201,7 @@ def test_widening_keeps_the_table_and_the_tiles_round_7_saw_go(monkeypatch, reck
     # `may` widens while the table stays, keys of older versions are checked again, and play
     # ends with exactly the tiles some play takes. `pairable` is computed at every widening, or
     # only when the stack runs out; the old keys checked are those `spoilt` names, or all.
-    monkeypatch.setattr(exhaust, "_RECKON", reckon)
+    monkeypatch.setattr(bounds, "_RECKON", reckon)
     if check_all:
         monkeypatch.setattr(Exhaust, "spoilt", lambda self, may, pairs: np.ones(26, bool))
     revisited = 0

@@ -5,7 +5,9 @@ search (`search._Moves`), which clear the deals that can be cleared, and the exh
 (`exhaust.Exhaust`), which proves most of the others. On one core they take turns, three seconds
 of the second to one of the first. Their kernels release the GIL (numba's `nogil`), so with two
 cores the exhaustive search runs here, in a thread, for the whole time limit while the restarts
-go on in the caller's thread. Nothing is shared but the verdict. On a big board, where the
+go on in the caller's thread. Nothing is shared but the verdict, and the exhaustive search
+itself (`halves.Halves`), to which the caller's thread gives most of its time once no line of
+the restarts has played half the board. On a big board, where the
 exhaustive search gives way to the restarts once a line has played half the board, its core
 runs the restarts a second time with other random choices (`Rival`): the first to clear wins.
 
@@ -21,6 +23,7 @@ import time
 from collections.abc import Callable
 
 from tilegames.link.exhaust import GROW, PAUSE, Exhaust
+from tilegames.link.halves import Halves
 
 _CHUNK = 4096
 """Most positions per call of the kernel (tens of ms on 24x12): how soon a stop is heard. The
@@ -75,7 +78,7 @@ class Alongside:
     or GROW (the table full, nothing claimed). An error in the thread is raised again by `stop`.
     """
 
-    def __init__(self, every: Exhaust, deadline: float | None) -> None:
+    def __init__(self, every: Exhaust | Halves, deadline: float | None) -> None:
         self.every = every
         self.status: int | None = None
         self._thread = Rival(lambda stopping: self._work(stopping, deadline))

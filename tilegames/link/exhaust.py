@@ -15,32 +15,31 @@ the move search, which also revisits positions across its restarts.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit
 
-from tilegames.link import closure, keys
+from tilegames.link import keys
+from tilegames.link.bounds import Bounds
 from tilegames.link.dense import kind_spans
 from tilegames.link.depth import find, reindex
 from tilegames.link.kernels import settle
 from tilegames.link.path import joinable
 
-SOLVED, DEAD, PAUSE, GROW, ESCAPE = 0, 1, 2, 3, 4
+SOLVED, DEAD, PAUSE, GROW, ESCAPE, BOX = 0, 1, 2, 3, 4, 5
 """What a call of `run` ended with: a cleared board found, every position seen, the call's
 positions spent (call again), the table full (grow it, call again), a position with a move out
-of `may` (widen `may`, call again: the position is still on the stack)."""
-
-_RECKON = 5_000
-"""Positions per computation of `pairable`, on average, at the most (10 to 150 ms each on a 24x12
-board): when `may` grows it is computed at once unless that would make them more frequent. While
-it is stale no move is pruned by it, and the keys chosen by it are checked again (`revisit`)."""
+of `may` (widen `may`, call again: the position is still on the stack), the outbox full (hand
+it over, call again)."""
 
 _SCOUT = 30_000
 """Positions seen with every move before play is confined (0.1 s on 24x12): many clearable deals
 are cleared here, and `may` starts with the tiles they took instead of none."""
 
-USED, TOP, NODES, FOUND, OUT = range(5)
+USED, TOP, NODES, FOUND, OUT, BOXED = range(6)
 """The slots of `meta`: rows in the table, positions on the stack, positions expanded, the row of
-the cleared board, the moves out of `may` written to `escapes`."""
+the cleared board, the moves out of `may` written to `escapes`, the positions in `outbox`."""
 
 
 @njit(cache=True)
@@ -129,7 +128,7 @@ def run(
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
     stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, pairable: np.ndarray,
     escapes: np.ndarray, keyed: bool, pruned: bool, key_at: np.ndarray, key_pair: np.ndarray,
-    version: int,
+    version: int, owner: int, outbox: np.ndarray,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
 
@@ -350,6 +349,10 @@ def run(
             meta[TOP] = top  # this position again, once the table has grown
             meta[NODES] -= 1
             return GROW
+        if owner >= 0 and meta[BOXED] + hi - lo > outbox.shape[0]:
+            meta[TOP] = top  # this position again, once the outbox is handed over
+            meta[NODES] -= 1
+            return BOX
         if hi - lo > 32:  # best first
             best = np.argsort(rank[lo:hi], kind="mergesort")
             pair[lo:hi] = pair[lo:hi][best]
@@ -368,13 +371,20 @@ def run(
                 if t >= 0:
                     child[t >> 6] |= np.uint64(1) << np.uint64(t & 63)
                     key ^= zobrist[t]
+            if owner >= 0 and np.int64(key >> np.uint64(62)) & 1 != owner:  # the other table's
+                b = meta[BOXED]
+                outbox[b, :words] = child
+                outbox[b, words] = key
+                outbox[b, words + 1] = np.uint64(2 * node + owner)
+                meta[BOXED] = b + 1
+                continue
             seen, slot = find(index, hashes, rows, child, key)
             if seen:
                 continue
             new = meta[USED]
             rows[new] = child
             hashes[new] = key
-            parent[new] = node
+            parent[new] = node if owner < 0 else 2 * node + owner
             index[slot] = new
             meta[USED] = new + 1
             if np.array_equal(child, full):
@@ -382,6 +392,34 @@ def run(
                 return SOLVED
             stack[meta[TOP]] = new
             meta[TOP] += 1
+    return PAUSE
+
+
+@njit(cache=True, nogil=True)
+def take(
+    rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
+    stack: np.ndarray, meta: np.ndarray, inbox: np.ndarray, full: np.ndarray,
+) -> int:  # fmt: skip
+    """Put the positions of `inbox` (rows of `run`'s outbox: mask, hash, parent) that are new to
+    the table in it and on the stack: SOLVED if one is the cleared board, else PAUSE. The table
+    must have room for all of them."""
+    words = rows.shape[1]
+    for i in range(inbox.shape[0]):
+        key = inbox[i, words]
+        seen, slot = find(index, hashes, rows, inbox[i, :words], key)
+        if seen:
+            continue
+        new = meta[USED]
+        rows[new] = inbox[i, :words]
+        hashes[new] = key
+        parent[new] = np.int64(inbox[i, words + 1])
+        index[slot] = new
+        meta[USED] = new + 1
+        if np.array_equal(rows[new], full):
+            meta[FOUND] = new
+            return SOLVED
+        stack[meta[TOP]] = new
+        meta[TOP] += 1
     return PAUSE
 
 
@@ -396,13 +434,18 @@ class Exhaust:
     those, widened by every move out of it that a position offers. Widening keeps the table:
     every position in it was reached by real moves inside `may`, and one expanded with all its
     moves stays expanded. Only a position expanded by a key alone may need more: a key is chosen
-    by `pairable` and `may` as they were (a *version*), and a wider `may` can spoil it. When the
-    stack runs out, the keys of older versions are checked against the present one, and the
-    positions whose key may be spoilt are expanded again (`revisit`). When none is left, no
-    play ever takes a tile outside `may`, and if some tile is outside it, none clears the board
-    (DEAD).
+    by `pairable` and `may` as they were (a *version*, `bounds.Bounds`), and a wider `may` can
+    spoil it. When the stack runs out, the keys of older versions are checked against the
+    present one, and the positions whose key may be spoilt are expanded again (`revisit`). When
+    none is left, no play ever takes a tile outside `may`, and if some tile is outside it, none
+    clears the board (DEAD).
     `confine=False` searches every move from the start, with no keys (round 7's search: every
     position play reaches but for the safe macros).
+
+    With an `owner` (0 or 1) the table is half of one search (`halves.Halves`): it keeps the
+    positions whose hash has that bit 62 (the Zobrist keys have 63 bits) and writes the others
+    to `outbox` for the other half, with their parents as `2 * row + owner`. Only half 0 starts
+    with a position, and it alone scouts (as a whole table).
     """
 
     def __init__(
@@ -412,6 +455,8 @@ class Exhaust:
         rows: int = 1 << 14,
         confine: bool = True,
         scout: int = _SCOUT,
+        owner: int = -1,
+        bounds: Bounds | None = None,
     ) -> None:
         self.grid = np.array(grid, np.int32)
         tiles_at = self.grid > 0  # kinds numbered 1..K: the kernel's arrays are indexed by kind
@@ -422,7 +467,7 @@ class Exhaust:
         words = max(1, (n + 63) // 64)
         self.max_bytes = max_bytes
         # mask, hash, parent, stack, two index slots, the key's version and tiles
-        self.row_bytes = 8 * words + 8 + 8 + 8 + 16 + 8 + 8
+        self.row_bytes = 8 * words + 8 + 8 + 8 + 16 + 4 + 4
         rng = np.random.default_rng(0x5EED)
         self.zobrist = rng.integers(1, 1 << 63, n, dtype=np.int64).astype(np.uint64)
         self.rows = np.zeros((rows, words), np.uint64)
@@ -430,128 +475,146 @@ class Exhaust:
         self.parent = np.full(rows, -1, np.int64)
         self.stack = np.zeros(rows, np.int64)
         self.index = np.full(2 * rows, -1, np.int64)
-        self.key_at = np.zeros(rows, np.int64)  # the version of the key a row was expanded by
-        self.key_pair = np.zeros((rows, 2), np.int32)
-        self.meta = np.zeros(5, np.int64)
+        self.key_at = np.zeros(rows, np.int32)  # the version of the key a row was expanded by
+        self.key_pair = np.zeros((rows, 2), np.int16)
+        self.meta = np.zeros(6, np.int64)
+        self.owner = owner
+        self.outbox = np.zeros((4096 if owner >= 0 else 1, words + 2), np.uint64)
         self.restart()
         self.full = False
-        self.confined = bool(confine and self.frame[0, 1] == 0)
-        self.may = np.full(n, not self.confined, np.bool_)
-        self.pairable = np.zeros((n, n), np.bool_)
+        confined = bool(confine and self.frame[0, 1] == 0)
+        self.bounds = bounds or Bounds(self.grid, self.col, self.kind, self.first, confined, scout)
         self.escapes = np.zeros((256, 2), np.int64)
-        self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then
-        self.versions: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self.current = False  # `pairable` is of `may` as it is now
         self.revisited = 0  # positions expanded again: their keys may be spoilt
-        self.scout = scout
-        self.scouting = self.confined  # the first positions: every move, `may` from what went
         self.everyone = np.ones(n, np.bool_)
+        self.filled = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the cleared board's mask
+        if n % 64:
+            self.filled[-1] = np.uint64((1 << (n % 64)) - 1)
 
     @property
     def nodes(self) -> int:
         """Positions expanded so far (and again, `revisited`)."""
         return int(self.meta[NODES])
 
+    @property
+    def may(self) -> np.ndarray:
+        return self.bounds.may
+
+    @may.setter
+    def may(self, may: np.ndarray) -> None:
+        self.bounds.may = may
+
+    @property
+    def pairable(self) -> np.ndarray:
+        return self.bounds.pairable
+
+    @pairable.setter
+    def pairable(self, pairable: np.ndarray) -> None:
+        self.bounds.pairable = pairable
+
+    def spoilt(self, may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
+        """`Bounds.spoilt`."""
+        return self.bounds.spoilt(may, pairable)
+
     def restart(self) -> None:
         """Back to the start, the positions seen forgotten."""
-        self.meta[USED] = self.meta[TOP] = 1  # the start: row 0, no tile gone, hash 0
+        self.meta[USED] = self.meta[TOP] = 0 if self.owner == 1 else 1  # row 0: the start
         self.stack[0] = 0
         self.index[:] = -1
-        self.index[0] = 0
+        if self.owner != 1:
+            self.index[0] = 0  # hash 0: no tile gone
 
     def step(self, budget: int) -> int:
         """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full."""
+        bounds = self.bounds
         goal = self.nodes + budget
         while True:
-            if self.scouting and self.nodes >= self.scout:
-                self.confine()
-            stop = min(goal, self.scout) if self.scouting else goal
-            confined = self.confined and not self.scouting
-            status = run(
-                self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
-                self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
-                self.everyone if self.scouting else self.may, self.pairable, self.escapes,
-                confined, confined and self.current, self.key_at,
-                self.key_pair, self.version,
-            )  # fmt: skip
+            status = self.chunk(goal)
             if status == PAUSE and self.nodes < goal:
                 continue  # the scouting's end
-            if status == DEAD and self.scouting:  # every position seen: `may` is what went
-                self.may = self.taken()
             if status == ESCAPE:
-                self.may[self.escapes[: self.meta[OUT]].ravel()] = True
-                self.current = False
-                if self.version * _RECKON <= self.nodes:
-                    self.reckon()
+                bounds.widen(self.escapes[: self.meta[OUT]].ravel(), self.nodes)
                 continue
-            if status == DEAD and confined and self.revisit():
-                continue
+            if status == DEAD and not bounds.scouting and bounds.confined:
+                if not bounds.current:
+                    bounds.reckon()
+                again = self.revisit()
+                bounds.forget()
+                if again:
+                    continue
             if status != GROW:
                 return int(status)
             if not self.grow():
                 self.full = True
                 return GROW
 
+    def chunk(self, goal: int) -> int:
+        """One call of `run` (with the bounds as they are now) towards `goal` positions; the end
+        of the scouting first if it has come, and its end the call's too."""
+        bounds = self.bounds
+        if bounds.scouting and self.nodes >= bounds.scout:
+            self.confine()
+        stop = min(goal, bounds.scout) if bounds.scouting else goal
+        confined = bounds.confined and not bounds.scouting
+        may, pairable, current, version = bounds.now()
+        status = run(
+            self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
+            self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
+            self.everyone if bounds.scouting else may, pairable, self.escapes, confined,
+            confined and current, self.key_at, self.key_pair, version,
+            -1 if bounds.scouting else self.owner, self.outbox,
+        )  # fmt: skip
+        if status == DEAD and bounds.scouting:  # every position seen: `may` is what went
+            bounds.may = self.taken()
+        return int(status)
+
     def confine(self) -> None:
         """End the scouting: `may` is every tile gone in a position seen, and confined play
         starts over (the scouting's positions were expanded with every move: too many)."""
-        self.may = self.taken()
-        self.scouting = False
+        self.bounds.may = self.taken()
+        self.bounds.scouting = False
         self.restart()
-        self.reckon()
+        self.bounds.reckon()
 
-    def reckon(self) -> None:
-        """The pairs that could be joined while play keeps to `may` as it is now (`closure.pairable`):
-        a new version."""
-        self.pairable = closure.pairable(self.grid, self.col, self.kind, self.first, self.may)
-        self.current = True
-        self.version += 1
-        self.versions[self.version] = (self.may.copy(), self.pairable)
+    def take(self, inbox: np.ndarray) -> int:
+        """The other half's positions in (`take`, the kernel): SOLVED or PAUSE (or GROW when the
+        table cannot hold them)."""
+        while self.meta[USED] + len(inbox) > len(self.hashes):
+            if not self.grow():
+                self.full = True
+                return GROW
+        status = take(
+            self.rows, self.hashes, self.parent, self.index, self.stack, self.meta, inbox,
+            self.filled,
+        )  # fmt: skip
+        return int(status)
+
+    def handed(self) -> np.ndarray:
+        """The outbox's positions, copied, and the outbox emptied."""
+        out = self.outbox[: self.meta[BOXED]].copy()
+        self.meta[BOXED] = 0
+        return out
 
     def revisit(self) -> bool:
         """Put back on the stack every position whose key an older version chose and the present
         one might not; True if there is one. The rest are keys of the present version now."""
-        if not self.current:
-            self.reckon()
+        bounds = self.bounds
         used = int(self.meta[USED])
-        older = np.flatnonzero((self.key_at[:used] > 0) & (self.key_at[:used] < self.version))
+        older = np.flatnonzero((self.key_at[:used] > 0) & (self.key_at[:used] < bounds.version))
         back = []
         for version in np.unique(self.key_at[older]):
             rows = older[self.key_at[older] == version]
-            spoilt = self.spoilt(*self.versions[int(version)])
+            spoilt = bounds.spoilt(*bounds.versions[int(version)])
             pair = self.key_pair[rows]
             again = spoilt[self.col[pair[:, 0]]] | spoilt[self.col[pair[:, 1]]]
             back.append(rows[again])
-            self.key_at[rows[~again]] = self.version
-        for version in [v for v in self.versions if v < self.version]:
-            del self.versions[version]  # no key is of it now
+            self.key_at[rows[~again]] = bounds.version
         again = np.concatenate(back) if back else np.zeros(0, np.int64)
         top = int(self.meta[TOP])
         self.stack[top : top + len(again)] = -again - 1  # to check, or else to expand again
         self.meta[TOP] = top + len(again)
         self.revisited += len(again)
         return len(again) > 0
-
-    def spoilt(self, may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
-        """The columns where a key chosen by an older `may` and `pairable` might be no key now.
-
-        A key x, y reads the pairable rows of x, y and the tiles above them (their columns),
-        how many tiles outside `may` the columns beside keep, the tiles of `may` under x, y, and
-        under each partner of the tiles above (`keys.key`). None of that changed for a column
-        with no pairable row changed, no tile new to `may` in it or beside it, and none in the
-        column of a tile pairable with one of its tiles."""
-        width = self.grid.shape[1]
-        new = np.zeros(width, bool)
-        new[self.col[self.may & ~may]] = True
-        changed = np.zeros(width, bool)
-        changed[self.col[(self.pairable != pairable).any(axis=1)]] = True
-        partners = np.zeros((width, width), bool)
-        x, y = np.nonzero(self.pairable)
-        partners[self.col[x], self.col[y]] = True
-        beside = new.copy()
-        beside[1:] |= new[:-1]
-        beside[:-1] |= new[1:]
-        return changed | beside | (partners & new[None, :]).any(axis=1)
 
     def taken(self) -> np.ndarray:
         """The tiles gone in some position of the table."""
@@ -577,18 +640,21 @@ class Exhaust:
         reindex(self.index, self.hashes, used)
         return True
 
-    def moves(self) -> list[tuple[int, int, int, int]]:
-        """The pairs that clear the board (after SOLVED), padded cells as they are when played."""
+    def moves(self, halves: Sequence[Exhaust] = ()) -> list[tuple[int, int, int, int]]:
+        """The pairs that clear the board (after SOLVED, in this table), padded cells as they are
+        when played. A half (`owner`) needs both `halves`: a parent may be in the other."""
         line = []
-        row = int(self.meta[FOUND])
-        while row > 0:
-            line.append(row)
-            row = int(self.parent[row])
+        split = self.owner >= 0 and not self.bounds.scouting
+        table, row = self, int(self.meta[FOUND])
+        while (table.owner, row) != (0, 0) if split else row > 0:
+            line.append(table.rows[row])
+            up = int(table.parent[row])
+            table, row = (halves[up & 1], up >> 1) if split else (table, up)
         grid = self.grid.copy()
         gone = np.zeros(len(self.col), bool)
         played: list[tuple[int, int, int, int]] = []
-        for row in reversed(line):
-            bits = np.unpackbits(self.rows[row].view(np.uint8), bitorder="little")
+        for mask in reversed(line):
+            bits = np.unpackbits(mask.view(np.uint8), bitorder="little")
             new = [int(t) for t in np.flatnonzero(bits[: len(self.col)].astype(bool) & ~gone)]
             for x, y in self._pairing(grid, new, gone):
                 (r1, c1), (r2, c2) = self._cell(x, gone), self._cell(y, gone)

@@ -40,6 +40,7 @@ import numpy as np
 from tilegames.link import dense, depth, exhaust, falling
 from tilegames.link.alongside import Alongside, Rival, cores
 from tilegames.link.dive import dive
+from tilegames.link.halves import Halves
 from tilegames.link.probe import probe
 
 Move = tuple[int, int, int, int]
@@ -598,16 +599,19 @@ class _Moves(_Core):
             and falling.compact(grid)
         )
         if beside:  # from the start: it costs the restarts nothing
-            self.alongside = Alongside(exhaust.Exhaust(grid, _EXHAUST_BYTES), self.deadline)
+            self.alongside = Alongside(Halves(grid, _EXHAUST_BYTES), self.deadline)
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
-        every: exhaust.Exhaust | None = None
+        every: exhaust.Exhaust | Halves | None = None
         for attempt in range(1, 1 << 30):
             if attempt == 2:  # not quickly decided
                 if probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
                     return False  # the pairings probed once, at the root
                 if falling.compact(grid) and not beside:
                     every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
+            if beside and attempt >= 2 and self.alongside is not None:
+                young = 4 * self.deepest < self.left  # no line has played half the board
+                every = self.alongside.every if young else None  # then this thread runs it too
             started = time.perf_counter()
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
@@ -634,9 +638,13 @@ class _Moves(_Core):
                     every = None  # out of memory: the restarts go on alone
         raise AssertionError("unreachable")
 
-    def exhaustive(self, every: exhaust.Exhaust, seconds: float, line: list[Move]) -> bool | None:
+    def exhaustive(
+        self, every: exhaust.Exhaust | Halves, seconds: float, line: list[Move]
+    ) -> bool | None:
         """The exhaustive search on for about `seconds`: True (`line` clears the board), False
-        (no play does), or None (not finished). Its positions count as nodes."""
+        (no play does), or None (not finished). Its positions count as nodes (those of the
+        thread alongside when it stops)."""
+        shared = self.alongside is not None and every is self.alongside.every
         until = time.perf_counter() + seconds
         chunk = 256
         while True:
@@ -647,7 +655,7 @@ class _Moves(_Core):
                     raise _Limit("max_nodes")
             before = every.nodes
             status = every.step(budget)
-            self.nodes += every.nodes - before
+            self.nodes += 0 if shared else every.nodes - before
             if status == exhaust.SOLVED:
                 line.clear()
                 line.extend(every.moves())

@@ -1,0 +1,88 @@
+"""The exhaustive search in two tables (`halves.Halves`): run by one thread or two, it reaches
+the verdicts and the tiles of the obviously right search, its lines replay across the tables,
+and a full table claims nothing."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from tests.link.test_exhaust import cells, reachable, ringed_boards
+from tests.link.test_solve import replay_clears
+from tilegames.link import deal
+from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust
+from tilegames.link.halves import Halves
+
+
+def finish(halves: Halves, threads: int, budget: int = 7) -> int:
+    """`step` from `threads` threads until each has a verdict; they must agree."""
+    verdicts: list[int] = []
+
+    def work() -> None:
+        while (status := halves.step(budget)) == PAUSE:
+            pass
+        verdicts.append(status)
+
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert len(set(verdicts)) == 1, verdicts
+    return verdicts[0]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("scout", [0, 30_000])
+def test_verdicts_and_tiles_are_those_of_every_position(threads, scout):
+    cleared = 0
+    for board in ringed_boards(80):
+        taken, clearable, _ = reachable(board.grid())
+        halves = Halves(board.grid(), 1 << 26)
+        halves.bounds.scout = scout
+        status = finish(halves, threads)
+        assert status == (SOLVED if clearable else DEAD), str(board)
+        if status == DEAD:
+            assert set(np.flatnonzero(halves.may)) == taken, str(board)
+        else:
+            assert replay_clears(board, cells(halves.moves())), str(board)
+            cleared += 1
+    assert 0 < cleared < 160
+
+
+def test_two_threads_split_a_hard_deal_and_keep_its_tiles():
+    # 24x12, 72 kinds x 4, random: round 7's search sees every position of these in a second
+    for seed in (17, 30):
+        board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)
+        plain = Exhaust(board.grid(), 1 << 28, confine=False)
+        assert plain.step(1 << 30) == DEAD
+        halves = Halves(board.grid(), 1 << 28)
+        halves.bounds.scout = 0  # split from the first position
+        assert finish(halves, 2, 512) == DEAD
+        assert np.array_equal(halves.may, plain.taken()), seed
+        held = [int(table.meta[USED]) for table in halves.tables]
+        assert min(held) > sum(held) // 4, held  # both tables hold a share of the positions
+
+
+def test_a_line_that_crosses_the_tables_replays():
+    board = deal(12, 8, 24, seed=3, gravity=True)
+    halves = Halves(board.grid(), 1 << 26)
+    halves.bounds.scout = 0
+    assert finish(halves, 2, 64) == SOLVED
+    assert replay_clears(board, cells(halves.moves()))
+    table, row, owners = halves.found, int(halves.found.meta[FOUND]), set()
+    while (table.owner, row) != (0, 0):
+        owners.add(table.owner)
+        up = int(table.parent[row])
+        table, row = halves.tables[up & 1], up >> 1
+    assert owners == {0, 1}  # the line's positions lie in both tables
+
+
+def test_a_full_table_claims_nothing():
+    board = deal(24, 12, 72, 4, seed=5, gravity=True, solvable=False)
+    halves = Halves(board.grid(), 1 << 22)  # 2 MB a table: no room to double its rows
+    assert finish(halves, 2, 256) == GROW
+    assert halves.full
+    assert all(len(t.hashes) * t.row_bytes <= 1 << 21 for t in halves.tables)

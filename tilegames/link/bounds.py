@@ -1,0 +1,89 @@
+"""What confined play knows (`exhaust.Exhaust`): the tiles that may go, the pairs that could be
+joined, and the versions of those by which keys were chosen. One `Bounds` serves every table of
+a search (`halves.Halves`): `may` is replaced, never changed in place, so a kernel running on
+the old array sees one `may` from start to end."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from tilegames.link import closure
+
+_RECKON = 5_000
+"""Positions per computation of `pairable`, on average, at the most (10 to 150 ms each on a 24x12
+board): when `may` grows it is computed at once unless that would make them more frequent. While
+it is stale no move is pruned by it, and the keys chosen by it are checked again (`revisit`)."""
+
+
+class Bounds:
+    """`may` and `pairable` (`closure.pairable` of `may`, when `current`) for the tiles of a grid
+    (`exhaust.tiles`), and the versions of them that keys were chosen by."""
+
+    def __init__(
+        self, grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray,
+        confined: bool, scout: int,
+    ) -> None:  # fmt: skip
+        n = len(col)
+        self.grid, self.col, self.kind, self.first = grid, col, kind, first
+        self.confined = confined
+        self.scout = scout
+        self.scouting = confined  # the first positions: every move, `may` from what went
+        self.may = np.full(n, not confined, np.bool_)
+        self.pairable = np.zeros((n, n), np.bool_)
+        self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then
+        self.versions: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.current = False  # `pairable` is of `may` as it is now
+        self._lock = threading.RLock()  # `now` reads the four above as one
+
+    def now(self) -> tuple[np.ndarray, np.ndarray, bool, int]:
+        """`may`, `pairable`, `current` and `version`, all of one moment."""
+        with self._lock:
+            return self.may, self.pairable, self.current, self.version
+
+    def widen(self, tiles: np.ndarray, nodes: int) -> None:
+        """`may` with `tiles` too; `pairable` again unless it was computed lately (`_RECKON`)."""
+        with self._lock:
+            if self.may[tiles].all():
+                return  # widened by the other table already
+            may = self.may.copy()
+            may[tiles] = True
+            self.may = may
+            self.current = False
+            if self.version * _RECKON <= nodes:
+                self.reckon()
+
+    def reckon(self) -> None:
+        """The pairs that could be joined while play keeps to `may` as it is now: a new version."""
+        with self._lock:
+            self.pairable = closure.pairable(self.grid, self.col, self.kind, self.first, self.may)
+            self.current = True
+            self.version += 1
+            self.versions[self.version] = (self.may, self.pairable)
+
+    def forget(self) -> None:
+        """Drop the older versions (once every table's keys were checked against this one)."""
+        for version in [v for v in self.versions if v < self.version]:
+            del self.versions[version]
+
+    def spoilt(self, may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
+        """The columns where a key chosen by an older `may` and `pairable` might be no key now.
+
+        A key x, y reads the pairable rows of x, y and the tiles above them (their columns),
+        how many tiles outside `may` the columns beside keep, the tiles of `may` under x, y, and
+        under each partner of the tiles above (`keys.key`). None of that changed for a column
+        with no pairable row changed, no tile new to `may` in it or beside it, and none in the
+        column of a tile pairable with one of its tiles."""
+        width = self.grid.shape[1]
+        new = np.zeros(width, bool)
+        new[self.col[self.may & ~may]] = True
+        changed = np.zeros(width, bool)
+        changed[self.col[(self.pairable != pairable).any(axis=1)]] = True
+        partners = np.zeros((width, width), bool)
+        x, y = np.nonzero(self.pairable)
+        partners[self.col[x], self.col[y]] = True
+        beside = new.copy()
+        beside[1:] |= new[:-1]
+        beside[:-1] |= new[1:]
+        return changed | beside | (partners & new[None, :]).any(axis=1)

@@ -1,0 +1,154 @@
+"""The exhaustive search on two cores: one search in two tables, run by whichever thread is free.
+
+A position belongs to the table named by its hash's bit 62 (`exhaust.Exhaust` with an `owner`).
+A table expanding a position keeps its own children and hands the others over, in batches, to
+the other table, which takes the new ones (`Exhaust.take`). Each table is run by one thread at
+a time, but any thread may run either: the exhaustive search's own thread (`alongside`) and the
+caller's, in the turns it gives the search (`search._Moves.exhaustive`). With one thread the two
+tables simply take turns.
+
+Both tables share one `bounds.Bounds`. The search has ended when no table is running, none has a
+position on its stack and none is handed over: then the keys of older versions are checked in
+both (`Exhaust.revisit`), and if none needs a look, no play ever leaves `may` (DEAD).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from tilegames.link.exhaust import BOX, DEAD, ESCAPE, GROW, OUT, PAUSE, SOLVED, TOP, Exhaust
+
+_HOP = 1024
+"""Positions between two hand-overs: a line that goes from table to table waits no longer (a
+deep line clears the deals that can be cleared; the hand-over costs tens of microseconds)."""
+
+
+class Halves:
+    """`Exhaust`'s `step`, `nodes`, `full`, `may` and `moves` over two tables, safe to call from
+    two threads at once. `step` answers PAUSE at once when both tables are being run."""
+
+    def __init__(self, grid: np.ndarray, max_bytes: int) -> None:
+        first = Exhaust(grid, max_bytes // 2, owner=0)
+        self.tables = (first, Exhaust(grid, max_bytes // 2, owner=1, bounds=first.bounds))
+        self.bounds = first.bounds
+        self.grid = first.grid
+        self.inbox: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        self.busy = [False, False]
+        self.status: int | None = None  # the search's verdict, once a thread has reached one
+        self.found = first  # the table of the cleared board
+        self._lock = threading.Lock()
+
+    @property
+    def nodes(self) -> int:
+        return sum(table.nodes for table in self.tables)
+
+    @property
+    def full(self) -> bool:
+        return any(table.full for table in self.tables)
+
+    @property
+    def may(self) -> np.ndarray:
+        return self.bounds.may
+
+    def moves(self) -> list[tuple[int, int, int, int]]:
+        """The pairs that clear the board (after SOLVED)."""
+        return self.found.moves(self.tables)
+
+    def step(self, budget: int) -> int:
+        """Run a free table with work for up to `budget` positions: SOLVED, DEAD, GROW (a table
+        full: nothing is claimed) or PAUSE."""
+        with self._lock:
+            if self.status is not None:
+                return self.status
+            owner = self._pick()
+            if owner is None and not any(self.busy):
+                if self._settle():
+                    return DEAD
+                owner = self._pick()
+            if owner is not None:
+                self.busy[owner] = True
+        if owner is None:
+            time.sleep(0.001)  # the other thread runs both tables' work
+            return PAUSE
+        table = self.tables[owner]
+        status = PAUSE
+        try:
+            status = self._run(table, budget)
+        finally:
+            with self._lock:
+                self._hand(table)
+                self.busy[owner] = False
+                if status in (SOLVED, GROW) and self.status is None:
+                    self.status, self.found = status, table
+        return PAUSE if status == DEAD else status
+
+    def _pick(self) -> int | None:
+        """A table no thread runs with positions to expand or take, the busier first; only the
+        first while it scouts."""
+        free = [
+            owner
+            for owner in (0, 1)
+            if not self.busy[owner]
+            and (self.tables[owner].meta[TOP] > 0 or self.inbox[owner])
+            and (owner == 0 or not self.bounds.scouting)
+        ]
+        return max(free, key=lambda owner: self.tables[owner].meta[TOP], default=None)
+
+    def _settle(self) -> bool:
+        """Nothing left to run: check the old keys in both tables. True if none needs a look
+        (the search is over: DEAD), False if some were put back on the stacks."""
+        bounds = self.bounds
+        if not bounds.confined or bounds.scouting:  # every position seen with every move
+            if bounds.scouting:
+                bounds.may = self.tables[0].taken()  # the scouting's one table
+            self.status = DEAD
+            return True
+        if not bounds.current:
+            bounds.reckon()
+        again = [table.revisit() for table in self.tables]
+        bounds.forget()
+        if any(again):
+            return False
+        self.status = DEAD
+        return True
+
+    def _run(self, table: Exhaust, budget: int) -> int:
+        """`table` on for `budget` positions, taking the other table's positions in and handing
+        its own over every `_HOP` positions."""
+        goal = table.nodes + budget
+        while True:
+            with self._lock:
+                inbox = self.inbox[table.owner][:]
+                self.inbox[table.owner].clear()
+            for batch in inbox:
+                status = table.take(batch)
+                if status != PAUSE:
+                    return status
+            status = table.chunk(min(goal, table.nodes + _HOP))
+            if status in (BOX, PAUSE, DEAD):
+                with self._lock:
+                    self._hand(table)
+            if status == BOX:
+                continue
+            if status == ESCAPE:
+                self.bounds.widen(table.escapes[: table.meta[OUT]].ravel(), self.nodes)
+                continue
+            if status == GROW:
+                if table.grow():
+                    continue
+                table.full = True
+                return GROW
+            if status == PAUSE and table.nodes < goal:
+                continue
+            if status == DEAD and self.inbox[table.owner]:
+                continue
+            return status
+
+    def _hand(self, table: Exhaust) -> None:
+        """`table`'s outbox to the other table's inbox (the lock held)."""
+        out = table.handed()
+        if len(out):
+            self.inbox[1 - table.owner].append(out)
