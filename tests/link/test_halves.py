@@ -12,6 +12,7 @@ import pytest
 from tests.link.test_exhaust import cells, reachable, ringed_boards
 from tests.link.test_solve import replay_clears
 from tilegames.link import deal
+from tilegames.link import halves as halves_module
 from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust
 from tilegames.link.halves import Halves
 
@@ -35,8 +36,10 @@ def finish(halves: Halves, threads: int, budget: int = 7) -> int:
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("scout", [0, 30_000])
-def test_verdicts_and_tiles_are_those_of_every_position(threads, scout):
+@pytest.mark.parametrize(("scout", "alone"), [(0, 0), (30_000, 0), (0, 5)])
+def test_verdicts_and_tiles_are_those_of_every_position(monkeypatch, threads, scout, alone):
+    # confined from the first position or after scouting, split at once or after 5 positions
+    monkeypatch.setattr(halves_module, "_ALONE", alone)
     cleared = 0
     for board in ringed_boards(80):
         taken, clearable, _ = reachable(board.grid())
@@ -52,7 +55,8 @@ def test_verdicts_and_tiles_are_those_of_every_position(threads, scout):
     assert 0 < cleared < 160
 
 
-def test_two_threads_split_a_hard_deal_and_keep_its_tiles():
+def test_two_threads_split_a_hard_deal_and_keep_its_tiles(monkeypatch):
+    monkeypatch.setattr(halves_module, "_ALONE", 0)
     # 24x12, 72 kinds x 4, random: round 7's search sees every position of these in a second
     for seed in (17, 30):
         board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)
@@ -66,7 +70,10 @@ def test_two_threads_split_a_hard_deal_and_keep_its_tiles():
         assert min(held) > sum(held) // 4, held  # both tables hold a share of the positions
 
 
-def test_a_line_that_crosses_the_tables_replays():
+@pytest.mark.parametrize("alone", [0, 20])
+def test_a_line_that_crosses_the_tables_replays(monkeypatch, alone):
+    # split at once, or after 20 positions in one table (their parents renumbered)
+    monkeypatch.setattr(halves_module, "_ALONE", alone)
     board = deal(12, 8, 24, seed=3, gravity=True)
     halves = Halves(board.grid(), 1 << 26)
     halves.bounds.scout = 0

@@ -30,6 +30,7 @@ class Bounds:
         self.confined = confined
         self.scout = scout
         self.scouting = confined  # the first positions: every move, `may` from what went
+        self.split = False  # the positions are in two tables (`halves.Halves`)
         self.may = np.full(n, not confined, np.bool_)
         self.pairable = np.zeros((n, n), np.bool_)
         self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then

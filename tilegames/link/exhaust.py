@@ -444,8 +444,8 @@ class Exhaust:
 
     With an `owner` (0 or 1) the table is half of one search (`halves.Halves`): it keeps the
     positions whose hash has that bit 62 (the Zobrist keys have 63 bits) and writes the others
-    to `outbox` for the other half, with their parents as `2 * row + owner`. Only half 0 starts
-    with a position, and it alone scouts (as a whole table).
+    to `outbox` for the other half, with their parents as `2 * row + owner`, once `bounds.split`
+    is set. Only half 0 starts with a position, and until then it runs alone, as a whole table.
     """
 
     def __init__(
@@ -562,7 +562,7 @@ class Exhaust:
             self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
             self.everyone if bounds.scouting else may, pairable, self.escapes, confined,
             confined and current, self.key_at, self.key_pair, version,
-            -1 if bounds.scouting else self.owner, self.outbox,
+            self.owner if bounds.split else -1, self.outbox,
         )  # fmt: skip
         if status == DEAD and bounds.scouting:  # every position seen: `may` is what went
             bounds.may = self.taken()
@@ -588,6 +588,12 @@ class Exhaust:
             self.filled,
         )  # fmt: skip
         return int(status)
+
+    def split(self) -> None:
+        """From a whole table to half 0 (`bounds.split` set next): the parents as `2 * row`. Its
+        positions of the other half stay (a position may then be expanded in both: once more)."""
+        used = int(self.meta[USED])
+        self.parent[1:used] *= 2
 
     def handed(self) -> np.ndarray:
         """The outbox's positions, copied, and the outbox emptied."""
@@ -644,7 +650,7 @@ class Exhaust:
         """The pairs that clear the board (after SOLVED, in this table), padded cells as they are
         when played. A half (`owner`) needs both `halves`: a parent may be in the other."""
         line = []
-        split = self.owner >= 0 and not self.bounds.scouting
+        split = self.owner >= 0 and self.bounds.split
         table, row = self, int(self.meta[FOUND])
         while (table.owner, row) != (0, 0) if split else row > 0:
             line.append(table.rows[row])

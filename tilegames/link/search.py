@@ -611,7 +611,9 @@ class _Moves(_Core):
                     every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
             if beside and attempt >= 2 and self.alongside is not None:
                 young = 4 * self.deepest < self.left  # no line has played half the board
-                every = self.alongside.every if young else None  # then this thread runs it too
+                halves = self.alongside.every
+                helps = young and isinstance(halves, Halves) and halves.split
+                every = halves if helps else None  # then this thread runs it too
             started = time.perf_counter()
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
