@@ -87,6 +87,23 @@ def test_a_line_that_crosses_the_tables_replays(monkeypatch, alone):
     assert owners == {0, 1}  # the line's positions lie in both tables
 
 
+def test_one_table_until_shared(monkeypatch):
+    # the solver makes its search unshared, and shares it once the restarts' lines die young
+    monkeypatch.setattr(halves_module, "_ALONE", 0)
+    board = deal(24, 12, 72, 4, seed=17, gravity=True, solvable=False)
+    alone = Halves(board.grid(), 1 << 28, shared=False)
+    alone.bounds.scout = 0
+    assert finish(alone, 2, 512) == DEAD
+    assert not alone.split and alone.tables[1].meta[USED] == 0
+    later = Halves(board.grid(), 1 << 28, shared=False)
+    later.bounds.scout = 0
+    assert later.step(512) == PAUSE and not later.split
+    later.share()
+    assert finish(later, 2, 512) == DEAD
+    assert later.split and later.tables[1].meta[USED] > 0
+    assert np.array_equal(later.may, alone.may)
+
+
 def test_a_full_table_claims_nothing():
     board = deal(24, 12, 72, 4, seed=5, gravity=True, solvable=False)
     halves = Halves(board.grid(), 1 << 22)  # 2 MB a table: no room to double its rows

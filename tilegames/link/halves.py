@@ -26,17 +26,20 @@ _HOP = 1024
 deep line clears the deals that can be cleared; the hand-over costs tens of microseconds)."""
 
 
-_ALONE = 200_000
-"""Positions the first table sees alone before the split (about 1 s): in one table the search is
+_ALONE = 400_000
+"""Positions the first table sees alone before the split (about 2 s): in one table the search is
 depth first, best move first, and clears a clearable deal sooner (24x12 seed 77 after 119,000
-positions; split from the start, after 0.5 to 6 million)."""
+positions, split from the start after 0.5 to 6 million; 16x9 36 x 4 seed 13 after 300,000, in
+1 s, but in 7 s if split at 200,000). A search made with `shared=False`
+stays in one table until `share` is called: the solver calls it when the restarts show lines
+that die young, as on the deals only this search decides."""
 
 
 class Halves:
     """`Exhaust`'s `step`, `nodes`, `full`, `may` and `moves` over two tables, safe to call from
     two threads at once. `step` answers PAUSE at once when both tables are being run."""
 
-    def __init__(self, grid: np.ndarray, max_bytes: int) -> None:
+    def __init__(self, grid: np.ndarray, max_bytes: int, shared: bool = True) -> None:
         first = Exhaust(grid, max_bytes // 2, owner=0)
         self.tables = (first, Exhaust(grid, max_bytes // 2, owner=1, bounds=first.bounds))
         self.bounds = first.bounds
@@ -45,6 +48,7 @@ class Halves:
         self.busy = [False, False]
         self.status: int | None = None  # the search's verdict, once a thread has reached one
         self.found = first  # the table of the cleared board
+        self.shared = shared  # split once the first table has seen `_ALONE` (else: one table)
         self._lock = threading.Lock()
 
     @property
@@ -58,6 +62,11 @@ class Halves:
     @property
     def may(self) -> np.ndarray:
         return self.bounds.may
+
+    def share(self) -> None:
+        """Let a second thread help from now on: the split comes once the first table has seen
+        `_ALONE` positions."""
+        self.shared = True
 
     @property
     def split(self) -> bool:
@@ -131,7 +140,8 @@ class Halves:
         its own over every `_HOP` positions."""
         goal = table.nodes + budget
         while True:
-            if not self.bounds.split and not self.bounds.scouting and table.nodes >= _ALONE:
+            bounds = self.bounds
+            if self.shared and not bounds.split and not bounds.scouting and table.nodes >= _ALONE:
                 table.split()  # the first table, alone until now
                 self.bounds.split = True
             with self._lock:

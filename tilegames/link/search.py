@@ -599,7 +599,7 @@ class _Moves(_Core):
             and falling.compact(grid)
         )
         if beside:  # from the start: it costs the restarts nothing
-            self.alongside = Alongside(Halves(grid, _EXHAUST_BYTES), self.deadline)
+            self.alongside = Alongside(Halves(grid, _EXHAUST_BYTES, False), self.deadline)
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
         every: exhaust.Exhaust | Halves | None = None
@@ -610,10 +610,11 @@ class _Moves(_Core):
                 if falling.compact(grid) and not beside:
                     every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
             if beside and attempt >= 2 and self.alongside is not None:
-                young = 4 * self.deepest < self.left  # no line has played half the board
                 halves = self.alongside.every
-                helps = young and isinstance(halves, Halves) and halves.split
-                every = halves if helps else None  # then this thread runs it too
+                every = None
+                if 4 * self.deepest < self.left and isinstance(halves, Halves):
+                    halves.share()  # no line has played half the board: this thread helps
+                    every = halves if halves.split else None
             started = time.perf_counter()
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
