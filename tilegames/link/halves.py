@@ -30,9 +30,9 @@ _ALONE = 400_000
 """Positions the first table sees alone before the split (about 2 s): in one table the search is
 depth first, best move first, and clears a clearable deal sooner (24x12 seed 77 after 119,000
 positions, split from the start after 0.5 to 6 million; 16x9 36 x 4 seed 13 after 300,000, in
-1 s, but in 7 s if split at 200,000). A search made with `shared=False`
-stays in one table until `share` is called: the solver calls it when the restarts show lines
-that die young, as on the deals only this search decides."""
+1 s, but in 7 s if split at 200,000). A search made with `shared=False` stays in one table
+until `share` is called: the solver calls it when the restarts show lines that die young, as on
+the deals only this search decides."""
 
 
 class Halves:
