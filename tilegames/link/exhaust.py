@@ -467,7 +467,7 @@ class Exhaust:
         words = max(1, (n + 63) // 64)
         self.max_bytes = max_bytes
         # mask, hash, parent, stack, two index slots, the key's version and tiles
-        self.row_bytes = 8 * words + 8 + 8 + 8 + 16 + 4 + 4
+        self.row_bytes = 8 * words + 8 + 8 + 8 + 16 + 4 + 8
         rng = np.random.default_rng(0x5EED)
         self.zobrist = rng.integers(1, 1 << 63, n, dtype=np.int64).astype(np.uint64)
         self.rows = np.zeros((rows, words), np.uint64)
@@ -476,7 +476,7 @@ class Exhaust:
         self.stack = np.zeros(rows, np.int64)
         self.index = np.full(2 * rows, -1, np.int64)
         self.key_at = np.zeros(rows, np.int32)  # the version of the key a row was expanded by
-        self.key_pair = np.zeros((rows, 2), np.int16)
+        self.key_pair = np.zeros((rows, 2), np.int32)
         self.meta = np.zeros(6, np.int64)
         self.owner = owner
         self.outbox = np.zeros((4096 if owner >= 0 else 1, words + 2), np.uint64)
