@@ -203,7 +203,7 @@ def test_widening_keeps_the_table_and_the_tiles_round_7_saw_go(monkeypatch, reck
     # only when the stack runs out; the old keys checked are those `spoilt` names, or all.
     monkeypatch.setattr(bounds, "_RECKON", reckon)
     if check_all:
-        monkeypatch.setattr(Exhaust, "spoilt", lambda self, may, pairs: np.ones(26, bool))
+        monkeypatch.setattr(bounds.Bounds, "spoilt", lambda self, may, pairs: np.ones(26, bool))
     revisited = 0
     for seed in (0, 17, 30, 31):
         board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)
@@ -226,23 +226,23 @@ def test_spoilt_names_the_columns_a_wider_may_can_touch():
         every = Exhaust(board.grid(), 1 << 20)
         n, width = len(every.col), every.grid.shape[1]
         old = rng.random(n) < 0.3
-        every.may = old | (rng.random(n) < 0.3)
+        every.bounds.may = old | (rng.random(n) < 0.3)
         before = pairable(every.grid, every.col, every.kind, every.first, old)
-        every.pairable = pairable(every.grid, every.col, every.kind, every.first, every.may)
+        every.bounds.pairable = pairable(every.grid, every.col, every.kind, every.first, every.may)
         new_cols = {int(every.col[t]) for t in range(n) if every.may[t] and not old[t]}
         expected = np.zeros(width, bool)
         for c in range(width):
             here = [t for t in range(n) if every.col[t] == c]
             expected[c] = (
-                any((every.pairable[t] != before[t]).any() for t in here)
+                any((every.bounds.pairable[t] != before[t]).any() for t in here)
                 or any(abs(c - d) <= 1 for d in new_cols)
                 or any(
                     every.col[u] in new_cols
                     for t in here
-                    for u in np.flatnonzero(every.pairable[t])
+                    for u in np.flatnonzero(every.bounds.pairable[t])
                 )
             )
-        assert np.array_equal(every.spoilt(old, before), expected), str(board)
+        assert np.array_equal(every.bounds.spoilt(old, before), expected), str(board)
         named += np.bincount(expected[1:-1], minlength=2)
     assert named.min() > 20  # columns named and not named
 

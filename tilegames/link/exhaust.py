@@ -423,6 +423,18 @@ def take(
     return PAUSE
 
 
+def recheck(tables: Sequence[Exhaust]) -> bool:
+    """The stacks of `tables` (of one search) have run out: check their keys of older versions
+    against the present one (`Exhaust.revisit`, after a new version if `pairable` is stale).
+    True if some were put back on a stack; if not, the search is over."""
+    bounds = tables[0].bounds
+    if not bounds.current:
+        bounds.reckon()
+    again = [table.revisit() for table in tables]
+    bounds.forget()
+    return any(again)
+
+
 class Exhaust:
     """The exhaustive search from a padded, compact grid under gravity, run a slice at a time.
 
@@ -498,23 +510,8 @@ class Exhaust:
 
     @property
     def may(self) -> np.ndarray:
+        """The tiles play may take (`Bounds.may`)."""
         return self.bounds.may
-
-    @may.setter
-    def may(self, may: np.ndarray) -> None:
-        self.bounds.may = may
-
-    @property
-    def pairable(self) -> np.ndarray:
-        return self.bounds.pairable
-
-    @pairable.setter
-    def pairable(self, pairable: np.ndarray) -> None:
-        self.bounds.pairable = pairable
-
-    def spoilt(self, may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
-        """`Bounds.spoilt`."""
-        return self.bounds.spoilt(may, pairable)
 
     def restart(self) -> None:
         """Back to the start, the positions seen forgotten."""
@@ -535,13 +532,8 @@ class Exhaust:
             if status == ESCAPE:
                 bounds.widen(self.escapes[: self.meta[OUT]].ravel(), self.nodes)
                 continue
-            if status == DEAD and not bounds.scouting and bounds.confined:
-                if not bounds.current:
-                    bounds.reckon()
-                again = self.revisit()
-                bounds.forget()
-                if again:
-                    continue
+            if status == DEAD and not bounds.scouting and bounds.confined and recheck([self]):
+                continue
             if status != GROW:
                 return int(status)
             if not self.grow():

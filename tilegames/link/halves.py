@@ -19,7 +19,18 @@ import time
 
 import numpy as np
 
-from tilegames.link.exhaust import BOX, DEAD, ESCAPE, GROW, OUT, PAUSE, SOLVED, TOP, Exhaust
+from tilegames.link.exhaust import (
+    BOX,
+    DEAD,
+    ESCAPE,
+    GROW,
+    OUT,
+    PAUSE,
+    SOLVED,
+    TOP,
+    Exhaust,
+    recheck,
+)
 
 _HOP = 1024
 """Positions between two hand-overs: a line that goes from table to table waits no longer (a
@@ -126,11 +137,7 @@ class Halves:
                 bounds.may = self.tables[0].taken()  # the scouting's one table
             self.status = DEAD
             return True
-        if not bounds.current:
-            bounds.reckon()
-        again = [table.revisit() for table in self.tables]
-        bounds.forget()
-        if any(again):
+        if recheck(self.tables):
             return False
         self.status = DEAD
         return True
@@ -143,7 +150,7 @@ class Halves:
             bounds = self.bounds
             if self.shared and not bounds.split and not bounds.scouting and table.nodes >= _ALONE:
                 table.split()  # the first table, alone until now
-                self.bounds.split = True
+                bounds.split = True
             with self._lock:
                 inbox = self.inbox[table.owner][:]
                 self.inbox[table.owner].clear()
