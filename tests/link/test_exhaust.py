@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tests.link.test_solve import exhaustive, replay_clears, small_board
 from tilegames.link import Board, Limits, bounds, deal, solve
-from tilegames.link.closure import pairable
+from tilegames.link.closure import pairable, reckon
 from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust, tiles
 from tilegames.link.falling import compact
 from tilegames.link.path import joinable
@@ -133,10 +133,10 @@ def test_random_deals_only_it_decides_are_decided():
     assert solution is not None and replay_clears(clearable, solution.moves)
 
 
-def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]]]:
+def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]], set[int]]:
     """Obviously right: every position from `grid` (tiles numbered as `tiles` numbers them), by
     trying every pair of a kind with `joinable`: (the tiles some play takes, can play clear,
-    the pairs joinable in some position)."""
+    the pairs joinable in some position, the positions as masks of the tiles gone)."""
     col, kind, first = tiles(grid)
     h, w = grid.shape
     frame = np.where(grid > 0, 0, grid).astype(np.int32)
@@ -158,7 +158,7 @@ def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]]]:
                     seen.add(child)
                     todo.append(child)
     taken_tiles = {t for t in range(len(col)) if taken >> t & 1}
-    return taken_tiles, (1 << len(col)) - 1 in seen, joined
+    return taken_tiles, (1 << len(col)) - 1 in seen, joined, seen
 
 
 def tall_board(seed: int) -> Board:
@@ -185,7 +185,7 @@ def ringed_boards(small: int) -> list[Board]:
 def test_confined_play_finds_exactly_the_tiles_play_can_take():
     partial = 0
     for board in ringed_boards(300):
-        taken, clearable, _ = reachable(board.grid())
+        taken, clearable, _, _ = reachable(board.grid())
         status, every = finish(board, scout=0)  # confined from the first position
         assert status == (SOLVED if clearable else DEAD), str(board)
         if status == DEAD:
@@ -203,7 +203,7 @@ def test_widening_keeps_the_table_and_the_tiles_round_7_saw_go(monkeypatch, reck
     # only when the stack runs out; the old keys checked are those `spoilt` names, or all.
     monkeypatch.setattr(bounds, "_RECKON", reckon)
     if check_all:
-        monkeypatch.setattr(bounds.Bounds, "spoilt", lambda self, may, pairs: np.ones(26, bool))
+        monkeypatch.setattr(bounds.Bounds, "spoilt", lambda self, may, pairs, pinned: np.ones(26, bool))
     revisited = 0
     for seed in (0, 17, 30, 31):
         board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)
@@ -218,7 +218,8 @@ def test_widening_keeps_the_table_and_the_tiles_round_7_saw_go(monkeypatch, reck
 
 def test_spoilt_names_the_columns_a_wider_may_can_touch():
     # Obviously right, column by column: a tile of the column with another pairable row, a tile
-    # new to `may` in it or beside it, or a tile pairable with one in a column with a new tile.
+    # new to `may` or with other tiles pinned under it in it or beside it, or a tile pairable
+    # with one in a column with such a tile.
     rng = np.random.default_rng(7)
     named = np.zeros(2, int)
     for seed in range(40):
@@ -227,9 +228,14 @@ def test_spoilt_names_the_columns_a_wider_may_can_touch():
         n, width = len(every.col), every.grid.shape[1]
         old = rng.random(n) < 0.3
         every.bounds.may = old | (rng.random(n) < 0.3)
-        before = pairable(every.grid, every.col, every.kind, every.first, old)
-        every.bounds.pairable = pairable(every.grid, every.col, every.kind, every.first, every.may)
-        new_cols = {int(every.col[t]) for t in range(n) if every.may[t] and not old[t]}
+        before, pinned = reckon(every.grid, every.col, every.kind, every.first, old)
+        now = reckon(every.grid, every.col, every.kind, every.first, every.may)
+        every.bounds.pairable, every.bounds.pinned = now
+        new_cols = {
+            int(every.col[t])
+            for t in range(n)
+            if (every.may[t] and not old[t]) or (now[1][t] != pinned[t]).any()
+        }
         expected = np.zeros(width, bool)
         for c in range(width):
             here = [t for t in range(n) if every.col[t] == c]
@@ -242,7 +248,7 @@ def test_spoilt_names_the_columns_a_wider_may_can_touch():
                     for u in np.flatnonzero(every.bounds.pairable[t])
                 )
             )
-        assert np.array_equal(every.bounds.spoilt(old, before), expected), str(board)
+        assert np.array_equal(every.bounds.spoilt(old, before, pinned), expected), str(board)
         named += np.bincount(expected[1:-1], minlength=2)
     assert named.min() > 20  # columns named and not named
 
@@ -277,7 +283,7 @@ def test_with_no_tile_in_may_the_pairable_pairs_are_the_pairs_joinable_now():
 def test_pairable_holds_every_pair_play_joins_and_leaves_some_out():
     left_out = 0
     for board in ringed_boards(200):
-        taken, _, joined = reachable(board.grid())
+        taken, _, joined, _ = reachable(board.grid())
         every = Exhaust(board.grid(), 1 << 20)
         may = np.zeros(len(every.col), bool)
         may[list(taken)] = True
@@ -286,3 +292,20 @@ def test_pairable_holds_every_pair_play_joins_and_leaves_some_out():
         others = (every.kind[:, None] == every.kind[None, :]) & ~np.eye(len(may), dtype=bool)
         left_out += int((others & np.outer(may, may) & ~pairs).sum())
     assert left_out > 0  # pairs of `may` that no play joins are told apart
+
+
+def test_a_pinned_tile_stays_while_the_tile_over_it_does():
+    # `pinned[x, z]`: z, under x in its column, never goes while x is there. Checked in every
+    # position play reaches, with `may` the tiles some play takes.
+    across = 0
+    for board in ringed_boards(200):
+        taken, _, _, seen = reachable(board.grid())
+        every = Exhaust(board.grid(), 1 << 20)
+        may = np.zeros(len(every.col), bool)
+        may[list(taken)] = True
+        _, pinned = reckon(every.grid, every.col, every.kind, every.first, may)
+        for x, z in np.argwhere(pinned):
+            assert every.col[x] == every.col[z] and z < x and may[x] and may[z]
+            assert not any(gone >> z & 1 and not gone >> x & 1 for gone in seen), str(board)
+            across += every.kind[x] != every.kind[z]
+    assert across >= 10  # pinned by another kind's unit, not only by its own

@@ -42,7 +42,7 @@ def test_verdicts_and_tiles_are_those_of_every_position(monkeypatch, threads, sc
     monkeypatch.setattr(halves_module, "_ALONE", alone)
     cleared = 0
     for board in ringed_boards(80):
-        taken, clearable, _ = reachable(board.grid())
+        taken, clearable, _, _ = reachable(board.grid())
         halves = Halves(board.grid(), 1 << 26)
         halves.bounds.scout = scout
         status = finish(halves, threads)

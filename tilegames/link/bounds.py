@@ -33,15 +33,16 @@ class Bounds:
         self.split = False  # the positions are in two tables (`halves.Halves`)
         self.may = np.full(n, not confined, np.bool_)
         self.pairable = np.zeros((n, n), np.bool_)
+        self.pinned = np.zeros((n, n), np.bool_)
         self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then
-        self.versions: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.versions: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.current = False  # `pairable` is of `may` as it is now
         self._lock = threading.RLock()  # `now` reads the four above as one
 
-    def now(self) -> tuple[np.ndarray, np.ndarray, bool, int]:
-        """`may`, `pairable`, `current` and `version`, all of one moment."""
+    def now(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int]:
+        """`may`, `pairable`, `pinned`, `current` and `version`, all of one moment."""
         with self._lock:
-            return self.may, self.pairable, self.current, self.version
+            return self.may, self.pairable, self.pinned, self.current, self.version
 
     def widen(self, tiles: np.ndarray, nodes: int) -> None:
         """`may` with `tiles` too; `pairable` again unless it was computed lately (`_RECKON`)."""
@@ -56,29 +57,35 @@ class Bounds:
                 self.reckon()
 
     def reckon(self) -> None:
-        """The pairs that could be joined while play keeps to `may` as it is now: a new version."""
+        """The pairs that could be joined while play keeps to `may` as it is now, and the tiles
+        pinned under others (`closure.reckon`): a new version."""
         with self._lock:
-            self.pairable = closure.pairable(self.grid, self.col, self.kind, self.first, self.may)
+            self.pairable, self.pinned = closure.reckon(
+                self.grid, self.col, self.kind, self.first, self.may
+            )
             self.current = True
             self.version += 1
-            self.versions[self.version] = (self.may, self.pairable)
+            self.versions[self.version] = (self.may, self.pairable, self.pinned)
 
     def forget(self) -> None:
         """Drop the older versions (once every table's keys were checked against this one)."""
         for version in [v for v in self.versions if v < self.version]:
             del self.versions[version]
 
-    def spoilt(self, may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
-        """The columns where a key chosen by an older `may` and `pairable` might be no key now.
+    def spoilt(self, may: np.ndarray, pairable: np.ndarray, pinned: np.ndarray) -> np.ndarray:
+        """The columns where a key chosen by an older `may`, `pairable` and `pinned` might be no
+        key now.
 
         A key x, y reads the pairable rows of x, y and the tiles above them (their columns),
-        how many tiles outside `may` the columns beside keep, the tiles of `may` under x, y, and
-        under each partner of the tiles above (`keys.key`). None of that changed for a column
-        with no pairable row changed, no tile new to `may` in it or beside it, and none in the
-        column of a tile pairable with one of its tiles."""
+        how many tiles outside `may` the columns beside keep, the tiles of `may` under x, y that
+        are not pinned under them, and under each partner of the tiles above (`keys.key`). None
+        of that changed for a column with no pairable row changed, no tile new to `may` or with
+        other tiles pinned under it in it or beside it, and none in the column of a tile
+        pairable with one of its tiles."""
         width = self.grid.shape[1]
         new = np.zeros(width, bool)
         new[self.col[self.may & ~may]] = True
+        new[self.col[(self.pinned != pinned).any(axis=1)]] = True
         changed = np.zeros(width, bool)
         changed[self.col[(self.pairable != pairable).any(axis=1)]] = True
         partners = np.zeros((width, width), bool)

@@ -104,18 +104,11 @@ def _needs(
             out[first[c] + j] = True
 
 
-@njit(cache=True, nogil=True)
-def pairable(
-    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray
-) -> np.ndarray:
-    """Which pairs of one kind could be joined in some position that play inside `may` reaches
-    (see the module's docstring): `out[a, b]`, both ways. A pair with a tile outside `may` is a
-    way out of it; a pair of `may` that is never joinable never goes. `grid` is the padded
-    start, with the ring (`exhaust` confines play only then)."""
-    h, w = grid.shape
-    bottom = h - 2
-    n = col.shape[0]
-    out = np.zeros((n, n), np.bool_)
+@njit(cache=True)
+def _units(kind: np.ndarray, may: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """The units of `may`: the two tiles of a kind with exactly two in it are one; every other
+    tile of `may` is a unit alone. (each tile's unit or -1, each unit's members, how many)"""
+    n = kind.shape[0]
     kinds = 0
     for t in range(n):
         kinds = max(kinds, kind[t])
@@ -123,7 +116,6 @@ def pairable(
     for t in range(n):
         if may[t]:
             in_may[kind[t]] += 1
-    # units: the two tiles of a kind with exactly two in `may`, else one tile each
     unit = np.full(n, -1, np.int64)
     members = np.full((n, 2), -1, np.int64)
     units = 0
@@ -133,22 +125,153 @@ def pairable(
             continue
         k = kind[t]
         if in_may[k] == 2 and pending[k] >= 0:
-            u = pending[k]
-            unit[t] = u
-            members[u, 1] = t
+            unit[t] = pending[k]
+            members[pending[k], 1] = t
             continue
         unit[t] = units
         members[units, 0] = t
         if in_may[k] == 2:
             pending[k] = units
         units += 1
+    return unit, members, units
+
+
+@njit(cache=True)
+def _closed(kept: np.ndarray, stack: np.ndarray, top: int, succ: np.ndarray, count: np.ndarray):
+    """Keep every unit that needs a kept one gone: the units on `stack[:top]` are kept already."""
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        for i in range(count[v]):
+            x = succ[v, i]
+            if not kept[x]:
+                kept[x] = True
+                stack[top] = x
+                top += 1
+
+
+@njit(cache=True)
+def _joined(
+    g: np.ndarray, a: int, b: int, kept: np.ndarray, col: np.ndarray, kind: np.ndarray,
+    first: np.ndarray, may: np.ndarray, unit: np.ndarray, present: np.ndarray,
+    row_of: np.ndarray,
+) -> bool:  # fmt: skip
+    """Are a and b joinable with the units of `kept` there and the rest of `may` gone?"""
+    h, w = g.shape
+    for t in range(col.shape[0]):
+        present[t] = (not may[t]) or kept[unit[t]]
+    for c in range(1, w - 1):
+        _column(g, c, first, kind, present, h - 2, row_of)
+    return joinable(g, row_of[a], col[a], row_of[b], col[b])
+
+
+@njit(cache=True)
+def _ways(
+    a: int, b: int, base: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray,
+    may: np.ndarray, unit: np.ndarray, succ: np.ndarray, count: np.ndarray, ways: np.ndarray,
+    found: int,
+) -> int:  # fmt: skip
+    """Which units could be there when a and b are joined? Every choice of which units under
+    them are there is tried, with every unit that needs one there gone (`succ`) there too and
+    the rest of `may` gone (`base`: the grid with all of `may` gone). Each choice that joins
+    them is written to `ways[found]`, `ways[found + 1]`, ... (the units there); the count of
+    them after `found` is returned, or `len(ways)` once there is no room for another (a choice
+    with more units under a and b than `_REL_MOST` counts as no room)."""
+    n = col.shape[0]
+    units = count.shape[0]
+    ca, cb = col[a], col[b]
+    rel = np.empty(units, np.int64)
+    m = 0
+    for side in range(2):
+        c, above = (ca, a) if side == 0 else (cb, b)
+        for t in range(first[c], above):  # under a or b: where they sit
+            u = unit[t]
+            if u < 0 or (may[a] and u == unit[a]) or (may[b] and u == unit[b]):
+                continue
+            fresh = True
+            for i in range(m):
+                fresh = fresh and rel[i] != u
+            if fresh:
+                rel[m] = u
+                m += 1
+    if m > _REL_MOST:
+        return ways.shape[0]
+    stack = np.empty(units + 2, np.int64)
+    present = np.empty(n, np.bool_)
+    row_of = np.zeros(n, np.int64)
+    g = base.copy()
+    for choice in range(1 << m):
+        kept = ways[found]
+        kept[:] = False
+        top = 0
+        for u in (unit[a] if may[a] else -1, unit[b] if may[b] else -1):
+            if u >= 0 and not kept[u]:
+                kept[u] = True
+                stack[top] = u
+                top += 1
+        for i in range(m):
+            if (choice >> i) & 1:
+                kept[rel[i]] = True
+                stack[top] = rel[i]
+                top += 1
+        _closed(kept, stack, top, succ, count)
+        if _joined(g, a, b, kept, col, kind, first, may, unit, present, row_of):
+            found += 1
+            if found == ways.shape[0]:
+                return found
+    return found
+
+
+_WAYS = 8
+"""The most ways a unit can be joined for `reckon` to look for units that must be gone first."""
+
+
+@njit(cache=True)
+def _goes_only_after(
+    v: int, u: int, ways: np.ndarray, partner: np.ndarray, found: int, col: np.ndarray,
+    kind: np.ndarray, first: np.ndarray, may: np.ndarray, unit: np.ndarray, members: np.ndarray,
+    succ: np.ndarray, count: np.ndarray, kept: np.ndarray, stack: np.ndarray,
+    present: np.ndarray, row_of: np.ndarray, g: np.ndarray,
+) -> bool:  # fmt: skip
+    """Is unit v joined in none of its `found` ways (all it has) while unit u is there, so that
+    u is gone whenever v is? A unit of two is joined to itself, a tile alone to another of its
+    kind in `may` (`ways` as `_ways` writes them, joined to `partner`)."""
+    p = members[v, 0]
+    for i in range(found):
+        if ways[i, u]:
+            return False
+        kept[:] = ways[i]
+        kept[u] = True
+        stack[0] = u
+        _closed(kept, stack, 1, succ, count)
+        if _joined(g, p, partner[i], kept, col, kind, first, may, unit, present, row_of):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def reckon(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """What confined play can do (see the module's docstring): `pairable[a, b]`, the pairs of
+    one kind that some position of play inside `may` could join, both ways, and `pinned[x, z]`,
+    the tiles z of `may` under x in its column that stay while x does (z's unit goes only after
+    x's). A pair with a tile outside `may` is a way out of it; a pair of `may` that is never
+    joinable never goes. `grid` is the padded start, with the ring (`exhaust` confines play
+    only then)."""
+    h, w = grid.shape
+    bottom = h - 2
+    n = col.shape[0]
+    unit, members, units = _units(kind, may)
     low = np.zeros(w, np.int64)
     for c in range(1, w - 1):
         for t in range(first[c], first[c + 1]):
             low[c] += 0 if may[t] else 1
     # predecessors, stored as successors: succ[v, :count[v]] are the units that need unit v gone
-    succ = np.empty((max(units, 1), max(units, 1)), np.int64)
-    count = np.zeros(max(units, 1), np.int64)
+    size = max(units, 1)
+    succ = np.empty((size, size), np.int64)
+    count = np.zeros(size, np.int64)
+    linked = np.zeros((size, size), np.bool_)  # linked[v, u]: u needs v gone
     needed = np.zeros(n, np.bool_)
     for u in range(units):
         if members[u, 1] < 0:
@@ -157,11 +280,10 @@ def pairable(
         for side in range(2):
             p, q = members[u, side], members[u, 1 - side]
             _needs(p, q, col, first, may, low, w, needed)
-        linked = np.zeros(units, np.bool_)
         for t in range(n):
-            if needed[t] and unit[t] >= 0 and unit[t] != u and not linked[unit[t]]:
-                linked[unit[t]] = True
+            if needed[t] and unit[t] >= 0 and unit[t] != u and not linked[unit[t], u]:
                 v = unit[t]
+                linked[v, u] = True
                 succ[v, count[v]] = u
                 count[v] += 1
     # the grid with every tile of `may` gone: the most open every other column can be
@@ -170,64 +292,75 @@ def pairable(
     row_of = np.zeros(n, np.int64)
     for c in range(1, w - 1):
         _column(base, c, first, kind, present, bottom, row_of)
-    kept = np.zeros(units, np.bool_)
-    stack = np.empty(units + 2, np.int64)
-    rel = np.empty(units + 2, np.int64)
-    order, start, stop = kind_spans(kind, n)
+    # more predecessors: u is one of v's if v is joined in none of its ways while u is there;
+    # each found keeps more units there in the tests after it, so to a fixed point
+    ways = np.zeros((_WAYS + 1, size), np.bool_)
+    partner = np.zeros(_WAYS + 1, np.int64)
+    kept = np.zeros(size, np.bool_)
+    stack = np.empty(size + 2, np.int64)
+    present = np.empty(n, np.bool_)
     g = base.copy()
+    changed = True
+    while changed:
+        changed = False
+        for v in range(units):
+            p, found = members[v, 0], 0
+            for r in range(n):
+                if found <= _WAYS and r != p and may[r] and kind[r] == kind[p]:
+                    start = found
+                    found = _ways(p, r, base, col, kind, first, may, unit, succ, count, ways, found)
+                    partner[start:found] = r
+            if found > _WAYS:
+                continue  # too many ways to try each
+            for u in range(units):
+                if u != v and not linked[u, v] and _goes_only_after(
+                    v, u, ways, partner, found, col, kind, first, may, unit, members, succ,
+                    count, kept, stack, present, row_of, g,
+                ):  # fmt: skip
+                    linked[u, v] = True
+                    succ[u, count[u]] = v
+                    count[u] += 1
+                    changed = True
+    out = np.zeros((n, n), np.bool_)
+    order, start, stop = kind_spans(kind, n)
     for a in range(n):
         for s in range(start[a], stop[a]):
             b = order[s]
             if b <= a:
                 continue
-            if may[a] and may[b] and unit[a] == unit[b]:
-                out[a, b] = out[b, a] = True  # a unit: its pair is joinable when it goes
-                continue
-            ca, cb = col[a], col[b]
-            m = 0
-            for side in range(2):
-                c, above = (ca, a) if side == 0 else (cb, b)
-                for t in range(first[c], above):  # under a or b: where they sit
-                    u = unit[t]
-                    if u < 0 or (may[a] and u == unit[a]) or (may[b] and u == unit[b]):
-                        continue
-                    fresh = True
-                    for i in range(m):
-                        fresh = fresh and rel[i] != u
-                    if fresh:
-                        rel[m] = u
-                        m += 1
-            if m > _REL_MOST:
+            if (may[a] and may[b] and unit[a] == unit[b]) or _ways(
+                a, b, base, col, kind, first, may, unit, succ, count, ways[:1], 0
+            ):  # a unit's pair is joinable when it goes
                 out[a, b] = out[b, a] = True
+    # pinned: z under x of x's unit, or whose unit needs x's gone, directly or through others
+    after = np.zeros((size, size), np.bool_)  # after[v, u]: u needs v gone, transitively
+    stack = np.empty(size * size + 1, np.int64)
+    for v in range(units):
+        top = 0
+        for i in range(count[v]):
+            stack[top] = succ[v, i]
+            top += 1
+        while top > 0:
+            top -= 1
+            u = stack[top]
+            if after[v, u]:
                 continue
-            for choice in range(1 << m):
-                kept[:] = False
-                top = 0
-                for t in (a, b):
-                    if may[t] and not kept[unit[t]]:
-                        kept[unit[t]] = True
-                        stack[top] = unit[t]
-                        top += 1
-                for i in range(m):
-                    if (choice >> i) & 1:
-                        kept[rel[i]] = True
-                        stack[top] = rel[i]
-                        top += 1
-                while top > 0:  # and every unit that needs one of them gone
-                    top -= 1
-                    v = stack[top]
-                    for i in range(count[v]):
-                        x = succ[v, i]
-                        if not kept[x]:
-                            kept[x] = True
-                            stack[top] = x
-                            top += 1
-                g[:, :] = base
-                for t in range(n):
-                    present[t] = (not may[t]) or kept[unit[t]]
-                for c in range(1, w - 1):
-                    _column(g, c, first, kind, present, bottom, row_of)
-                if joinable(g, row_of[a], ca, row_of[b], cb):
-                    out[a, b] = out[b, a] = True
-                    break
-    return out
+            after[v, u] = True
+            for i in range(count[u]):
+                stack[top] = succ[u, i]
+                top += 1
+    pinned = np.zeros((n, n), np.bool_)
+    for x in range(n):
+        if not may[x]:
+            continue
+        for z in range(first[col[x]], x):
+            if may[z] and (unit[z] == unit[x] or after[unit[x], unit[z]]):
+                pinned[x, z] = True
+    return out, pinned
+
+
+def pairable(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray
+) -> np.ndarray:
+    """The pairs that some position of play inside `may` could join (`reckon`)."""
+    return reckon(grid, col, kind, first, may)[0]

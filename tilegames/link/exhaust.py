@@ -127,7 +127,7 @@ def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
     stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, pairable: np.ndarray,
-    escapes: np.ndarray, keyed: bool, pruned: bool, key_at: np.ndarray, key_pair: np.ndarray,
+    pinned: np.ndarray, escapes: np.ndarray, keyed: bool, pruned: bool, key_at: np.ndarray, key_pair: np.ndarray,
     version: int, owner: int, outbox: np.ndarray,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
@@ -166,12 +166,11 @@ def run(
     alive_of = np.zeros(kinds + 1, np.int64)
     alive_may = np.zeros(kinds + 1, np.int64)  # alive tiles of `may` per kind
     keyable = keyed and frame[0, 1] == 0  # with the ring
-    low = np.zeros(w, np.int64)  # low[c]: the lowest tile of `may` in column c, from the bottom
     fixed = np.zeros(w, np.int64)  # tiles outside `may` in column c: they never go
     for t in range(n):
         if not may[t]:
             fixed[col[t]] += 1
-    under = np.zeros(n, np.int64)  # under[t]: alive tiles of `may` under t
+    loose = np.zeros(n, np.int64)  # loose[t]: alive tiles of `may` under t not pinned by it
     built = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the grid's position: every tile gone
     dirty = np.zeros(w, np.bool_)
     height = np.zeros(w, np.int64)
@@ -227,23 +226,21 @@ def run(
             stale_pairs[c - 1] = stale_pairs[c] = True
             stale_open[c - 1] = stale_open[c] = stale_open[c + 1] = True
             j = 0
-            low[c] = h
-            count = 0
             for t in range(first[c], first[c + 1]):
                 if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
                     grid[bottom - j, c] = kind[t]
                     row_of[t] = bottom - j
                     at[c, j] = t
-                    under[t] = count
-                    if may[t]:
-                        low[c] = min(low[c], j)
-                        count += 1
+                    loose[t] = 0
+                    for i in range(j):
+                        z = at[c, i]
+                        loose[t] += 1 if may[z] and not pinned[t, z] else 0
                     j += 1
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
             height[c] = j
         if again and keys.key(
-            grid, row_of, col, kind, low, fixed, under, at, height, rows[node], key_pair[node, 0],
+            grid, row_of, col, kind, loose, fixed, at, height, rows[node], key_pair[node, 0],
             key_pair[node, 1], pairable, order, base, bottom,
         ):  # fmt: skip
             key_at[node] = version
@@ -339,7 +336,7 @@ def run(
         for i in range(m if keyable and lo == 0 and hi == m else 0):
             x, y = pair[i, 0], pair[i, 1]
             if keys.key(
-                grid, row_of, col, kind, low, fixed, under, at, height, rows[node], x, y,
+                grid, row_of, col, kind, loose, fixed, at, height, rows[node], x, y,
                 pairable, order, base, bottom,
             ):  # fmt: skip
                 lo, hi = i, i + 1
@@ -548,11 +545,11 @@ class Exhaust:
             self.confine()
         stop = min(goal, bounds.scout) if bounds.scouting else goal
         confined = bounds.confined and not bounds.scouting
-        may, pairable, current, version = bounds.now()
+        may, pairable, pinned, current, version = bounds.now()
         status = run(
             self.frame, self.col, self.kind, self.first, self.zobrist, self.rows, self.hashes,
             self.parent, self.index, self.stack, self.meta, max(stop - self.nodes, 1),
-            self.everyone if bounds.scouting else may, pairable, self.escapes, confined,
+            self.everyone if bounds.scouting else may, pairable, pinned, self.escapes, confined,
             confined and current, self.key_at, self.key_pair, version,
             self.owner if bounds.split else -1, self.outbox,
         )  # fmt: skip

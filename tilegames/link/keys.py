@@ -25,12 +25,13 @@ def still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
 
 @njit(cache=True)
 def _lasting(
-    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, low: np.ndarray, x: int, y: int,
+    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, loose: np.ndarray, x: int, y: int,
     bottom: int, w: int,
 ) -> bool:  # fmt: skip
     """Do x and y (joinable now, with the ring) stay joinable while both are there, whatever
     else goes inside `may`? Two tops, two bottoms, two tiles beside the same side of the ring,
-    two tiles one on the other, or two that nothing can lower (no tile of `may` under them)."""
+    two tiles one on the other, or two that nothing can lower while they are there (`loose`:
+    the tiles of `may` under a tile that can go before it)."""
     rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
     if grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0:
         return True
@@ -38,7 +39,7 @@ def _lasting(
         return True
     if cx == cy and (cx == 1 or cx == w - 2 or abs(rx - ry) == 1):
         return True
-    return bool(bottom - rx <= low[cx] and bottom - ry <= low[cy])
+    return bool(loose[x] == 0 and loose[y] == 0)
 
 
 @njit(cache=True)
@@ -56,20 +57,20 @@ def _robust(t: int, row_of: np.ndarray, col: np.ndarray, fixed: np.ndarray, bott
 
 @njit(cache=True)
 def _beside(
-    t: int, u: int, row_of: np.ndarray, col: np.ndarray, under: np.ndarray, bottom: int
+    t: int, u: int, row_of: np.ndarray, col: np.ndarray, loose: np.ndarray, bottom: int
 ) -> bool:
-    """Could t and u ever sit side by side (neighbouring columns, one height)? `under[t]`: the
-    tiles of `may` under t, the most it can still fall."""
+    """Could t and u ever sit side by side (neighbouring columns, one height)? `loose[t]`: the
+    most t can still fall."""
     if abs(col[t] - col[u]) != 1:
         return False
     height_t, height_u = bottom - row_of[t], bottom - row_of[u]
-    return bool(max(height_t - under[t], height_u - under[u]) <= min(height_t, height_u))
+    return bool(max(height_t - loose[t], height_u - loose[u]) <= min(height_t, height_u))
 
 
 @njit(cache=True)
 def key(
-    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, low: np.ndarray,
-    fixed: np.ndarray, under: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
+    grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, loose: np.ndarray,
+    fixed: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
     x: int, y: int, pairable: np.ndarray, order: np.ndarray, base: np.ndarray, bottom: int,
 ) -> bool:  # fmt: skip
     """May the move x, y alone stand for all the position's moves (`exhaust.run`'s docstring)?"""
@@ -82,7 +83,7 @@ def key(
         if pairable[x, u] or pairable[y, u]:
             return False
     rx, cx, ry, cy = row_of[x], col[x], row_of[y], col[y]
-    if not _lasting(grid, row_of, col, low, x, y, bottom, w) and (
+    if not _lasting(grid, row_of, col, loose, x, y, bottom, w) and (
         (rx == ry and abs(cx - cy) == 1)
         or not _robust(x, row_of, col, fixed, bottom)
         or not _robust(y, row_of, col, fixed, bottom)
@@ -100,9 +101,9 @@ def key(
                 u = order[p]
                 if u == z or (gone[u >> 6] >> np.uint64(u & 63)) & np.uint64(1):
                     continue
-                if not pairable[z, u] or _lasting(grid, row_of, col, low, z, u, bottom, w):
+                if not pairable[z, u] or _lasting(grid, row_of, col, loose, z, u, bottom, w):
                     continue
-                if robust and not _beside(z, u, row_of, col, under, bottom):
+                if robust and not _beside(z, u, row_of, col, loose, bottom):
                     continue
                 return False
     return True
