@@ -203,7 +203,9 @@ def test_widening_keeps_the_table_and_the_tiles_round_7_saw_go(monkeypatch, reck
     # only when the stack runs out; the old keys checked are those `spoilt` names, or all.
     monkeypatch.setattr(bounds, "_RECKON", reckon)
     if check_all:
-        monkeypatch.setattr(bounds.Bounds, "spoilt", lambda self, may, pairs, pinned: np.ones(26, bool))
+        monkeypatch.setattr(
+            bounds.Bounds, "spoilt", lambda self, may, pairs, pinned: np.ones(26, bool)
+        )
     revisited = 0
     for seed in (0, 17, 30, 31):
         board = deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False)

@@ -18,8 +18,8 @@ it is stale no move is pruned by it, and the keys chosen by it are checked again
 
 
 class Bounds:
-    """`may` and `pairable` (`closure.pairable` of `may`, when `current`) for the tiles of a grid
-    (`exhaust.tiles`), and the versions of them that keys were chosen by."""
+    """`may`, `pairable` and `pinned` (`closure.reckon` of `may`, when `current`) for the tiles
+    of a grid (`exhaust.tiles`), and the versions of them that keys were chosen by."""
 
     def __init__(
         self, grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray,

@@ -10,8 +10,10 @@ two properties, both of which cut the positions to try here:
 - A kind with exactly two tiles in `may` loses both or neither (its pair is its only move): the
   two are one *unit*.
 - A unit's tiles must be joinable when it goes, and some tiles must be gone before that in every
-  position where they are: all those above a tile whose only way out is up, and so on. Its
-  *predecessors* are gone whenever it is (`_needs`).
+  position where they are: all those above a tile whose only way out is up, and so on (`_needs`),
+  and every unit that, while there, leaves it joined in none of its ways (`_goes_only_after`).
+  Its *predecessors* are gone whenever it is. A tile whose unit needs x's gone is *pinned*
+  under x: it stays while x does.
 
 For a pair `a`, `b`, the units with a tile under `a` or `b` decide where the two sit; every
 choice of which of those units are still there (with all that need them) is tried, with every
@@ -137,7 +139,9 @@ def _units(kind: np.ndarray, may: np.ndarray) -> tuple[np.ndarray, np.ndarray, i
 
 
 @njit(cache=True)
-def _closed(kept: np.ndarray, stack: np.ndarray, top: int, succ: np.ndarray, count: np.ndarray):
+def _closed(
+    kept: np.ndarray, stack: np.ndarray, top: int, succ: np.ndarray, count: np.ndarray
+) -> None:
     """Keep every unit that needs a kept one gone: the units on `stack[:top]` are kept already."""
     while top > 0:
         top -= 1
@@ -195,7 +199,7 @@ def _ways(
                 rel[m] = u
                 m += 1
     if m > _REL_MOST:
-        return ways.shape[0]
+        return int(ways.shape[0])
     stack = np.empty(units + 2, np.int64)
     present = np.empty(n, np.bool_)
     row_of = np.zeros(n, np.int64)
