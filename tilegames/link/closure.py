@@ -173,14 +173,14 @@ def _joined(
 def _ways(
     a: int, b: int, base: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray,
     may: np.ndarray, unit: np.ndarray, succ: np.ndarray, count: np.ndarray, ways: np.ndarray,
-    found: int,
+    found: int, most: int, tried: np.ndarray,
 ) -> int:  # fmt: skip
     """Which units could be there when a and b are joined? Every choice of which units under
     them are there is tried, with every unit that needs one there gone (`succ`) there too and
     the rest of `may` gone (`base`: the grid with all of `may` gone). Each choice that joins
     them is written to `ways[found]`, `ways[found + 1]`, ... (the units there); the count of
-    them after `found` is returned, or `len(ways)` once there is no room for another (a choice
-    with more units under a and b than `_REL_MOST` counts as no room)."""
+    them after `found` is returned, or `len(ways)` once there is no room for another (more
+    than `most` units under a and b count as no room). `tried[0]` counts the grids tried."""
     n = col.shape[0]
     units = count.shape[0]
     ca, cb = col[a], col[b]
@@ -198,13 +198,14 @@ def _ways(
             if fresh:
                 rel[m] = u
                 m += 1
-    if m > _REL_MOST:
+    if m > most:
         return int(ways.shape[0])
     stack = np.empty(units + 2, np.int64)
     present = np.empty(n, np.bool_)
     row_of = np.zeros(n, np.int64)
     g = base.copy()
     for choice in range(1 << m):
+        tried[0] += 1
         kept = ways[found]
         kept[:] = False
         top = 0
@@ -228,6 +229,10 @@ def _ways(
 
 _WAYS = 8
 """The most ways a unit can be joined for `reckon` to look for units that must be gone first."""
+
+_TRIES = 100_000
+"""The most grids `reckon` tries in its search for units that must go first (a few hundred ms
+on 24x12): past it, those are the ones found so far (sound, just weaker)."""
 
 
 @njit(cache=True)
@@ -305,17 +310,22 @@ def reckon(
     present = np.empty(n, np.bool_)
     g = base.copy()
     changed = True
-    while changed:
+    tried = np.zeros(1, np.int64)  # grids tried, by `_ways` and here
+    while changed and tried[0] < _TRIES:
         changed = False
         for v in range(units):
             p, found = members[v, 0], 0
             for r in range(n):
                 if found <= _WAYS and r != p and may[r] and kind[r] == kind[p]:
                     start = found
-                    found = _ways(p, r, base, col, kind, first, may, unit, succ, count, ways, found)
+                    found = _ways(
+                        p, r, base, col, kind, first, may, unit, succ, count, ways, found,
+                        _REL_MOST, tried,
+                    )  # fmt: skip
                     partner[start:found] = r
-            if found > _WAYS:
-                continue  # too many ways to try each
+            if found == 0 or found > _WAYS or tried[0] >= _TRIES:
+                continue  # never joined (it goes after every unit), too many ways, tried enough
+            tried[0] += units * found
             for u in range(units):
                 if u != v and not linked[u, v] and _goes_only_after(
                     v, u, ways, partner, found, col, kind, first, may, unit, members, succ,
@@ -333,7 +343,7 @@ def reckon(
             if b <= a:
                 continue
             if (may[a] and may[b] and unit[a] == unit[b]) or _ways(
-                a, b, base, col, kind, first, may, unit, succ, count, ways[:1], 0
+                a, b, base, col, kind, first, may, unit, succ, count, ways[:1], 0, _REL_MOST, tried
             ):  # a unit's pair is joinable when it goes
                 out[a, b] = out[b, a] = True
     # pinned: z under x of x's unit, or whose unit needs x's gone, directly or through others
