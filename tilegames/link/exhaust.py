@@ -127,8 +127,8 @@ def run(
     frame: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, zobrist: np.ndarray,
     rows: np.ndarray, hashes: np.ndarray, parent: np.ndarray, index: np.ndarray,
     stack: np.ndarray, meta: np.ndarray, budget: int, may: np.ndarray, pairable: np.ndarray,
-    pinned: np.ndarray, escapes: np.ndarray, keyed: bool, pruned: bool, key_at: np.ndarray, key_pair: np.ndarray,
-    version: int, owner: int, outbox: np.ndarray,
+    pinned: np.ndarray, escapes: np.ndarray, keyed: bool, pruned: bool, key_at: np.ndarray,
+    key_pair: np.ndarray, version: int, owner: int, outbox: np.ndarray,
 ) -> int:  # fmt: skip
     """Expand up to `budget` positions from the stack (see the module's docstring).
 
@@ -142,7 +142,8 @@ def run(
     ends the call (ESCAPE, the moves in `escapes`). Then one move alone may stand for all (a
     key, `keys.key`): two tiles that stay joinable and could be joined to no other tile alive
     (`pairable`, the pairs that could ever be joined: `closure.pairable`), such that every pair
-    that could be joined with a tile above them stays joinable through their fall. Every
+    that could be joined with a tile above them stays joinable through their fall (a tile falls
+    at most by the tiles under it that are not `pinned` under it: `closure.reckon`). Every
     position with no move inside `may` that play reaches is still reached, and so is a move
     out of `may` if there is one (docs/link.md, solver item 12).
     """
