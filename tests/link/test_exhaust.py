@@ -4,6 +4,7 @@ play ends with exactly the tiles some play can take."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import string
@@ -282,14 +283,24 @@ def test_with_no_tile_in_may_the_pairable_pairs_are_the_pairs_joinable_now():
         assert np.array_equal(pairs, expected), str(board)
 
 
-def test_pairable_holds_every_pair_play_joins_and_leaves_some_out():
-    left_out = 0
+@functools.cache
+def played_out() -> list[tuple[Board, Exhaust, np.ndarray, set, set, np.ndarray, np.ndarray]]:
+    """The ringed boards with all their play (`reachable`): (board, its tables, `may` the tiles
+    some play takes, the pairs joined, the positions, and `closure.reckon` of that `may`)."""
+    out = []
     for board in ringed_boards(200):
-        taken, _, joined, _ = reachable(board.grid())
+        taken, _, joined, seen = reachable(board.grid())
         every = Exhaust(board.grid(), 1 << 20)
         may = np.zeros(len(every.col), bool)
         may[list(taken)] = True
-        pairs = pairable(every.grid, every.col, every.kind, every.first, may)
+        pairs, pinned = reckon(every.grid, every.col, every.kind, every.first, may)
+        out.append((board, every, may, joined, seen, pairs, pinned))
+    return out
+
+
+def test_pairable_holds_every_pair_play_joins_and_leaves_some_out():
+    left_out = 0
+    for board, every, may, joined, _, pairs, _ in played_out():
         assert all(pairs[x, y] and pairs[y, x] for x, y in joined), str(board)  # sound
         others = (every.kind[:, None] == every.kind[None, :]) & ~np.eye(len(may), dtype=bool)
         left_out += int((others & np.outer(may, may) & ~pairs).sum())
@@ -300,12 +311,7 @@ def test_a_pinned_tile_stays_while_the_tile_over_it_does():
     # `pinned[x, z]`: z, under x in its column, never goes while x is there. Checked in every
     # position play reaches, with `may` the tiles some play takes.
     across = 0
-    for board in ringed_boards(200):
-        taken, _, _, seen = reachable(board.grid())
-        every = Exhaust(board.grid(), 1 << 20)
-        may = np.zeros(len(every.col), bool)
-        may[list(taken)] = True
-        _, pinned = reckon(every.grid, every.col, every.kind, every.first, may)
+    for board, every, may, _, seen, _, pinned in played_out():
         for x, z in np.argwhere(pinned):
             assert every.col[x] == every.col[z] and z < x and may[x] and may[z]
             assert not any(gone >> z & 1 and not gone >> x & 1 for gone in seen), str(board)

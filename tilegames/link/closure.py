@@ -296,11 +296,11 @@ def reckon(
                 succ[v, count[v]] = u
                 count[v] += 1
     # the grid with every tile of `may` gone: the most open every other column can be
-    present = ~may
     base = grid.copy()
     row_of = np.zeros(n, np.int64)
+    never = ~may
     for c in range(1, w - 1):
-        _column(base, c, first, kind, present, bottom, row_of)
+        _column(base, c, first, kind, never, bottom, row_of)
     # more predecessors: u is one of v's if v is joined in none of its ways while u is there;
     # each found keeps more units there in the tests after it, so to a fixed point
     ways = np.zeros((_WAYS + 1, size), np.bool_)
