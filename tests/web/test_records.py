@@ -3,6 +3,8 @@ own, every record has a label in words, and the winning answer says whether it s
 
 from __future__ import annotations
 
+import time
+
 from tilegames import link, slide
 
 
@@ -100,6 +102,32 @@ def test_lianliankan_keeps_score_and_time_not_fewest_moves(client):
     best = best_of(client, "link", "6x4 k6")
     assert best["fewest_moves"] is None and best["top_score"] is not None
     assert best["fastest_seconds"] is not None and best["label"] == "6×4 · 6 kinds"
+
+
+def test_a_lianliankan_win_shows_the_score_it_recorded_however_slow_the_commit(
+    client, store, monkeypatch
+):
+    # The score is reckoned from the clock when the move is checked; the store stops the clock when it commits.
+    # Held up in between (a busy writer), both must still read the same moment.
+    state = new(client, game="link", width=6, height=4, kinds=6, gravity=True, seed=5)
+    board = link.Board.parse(state["board"], gravity=True)
+    pairs = [[list(a), list(b)] for a, b in link.solve(board).moves]
+    play(client, state, pairs[:-1])
+    record_move = store.record_move
+
+    def held_up(*args, **kwargs):
+        time.sleep(1.5)
+        return record_move(*args, **kwargs)
+
+    monkeypatch.setattr(store, "record_move", held_up)
+    won = play(client, state, pairs[-1:])
+    assert won["status"] == "won"
+    result = client.get(f"/api/games/{state['id']}").json()
+    assert (
+        won["record"]["new"] is True
+    )  # the first win of this variant here: the score is the record
+    best = best_of(client, "link", "6x4 k6 gravity")
+    assert won["view"]["score"] == result["view"]["score"] == best["top_score"]
 
 
 def test_custom_klotski_layout_is_its_own_variant_with_a_label(client):

@@ -380,6 +380,7 @@ class Arcade:
             outcome.moves,
             won=outcome.won,
             score=outcome.score,
+            now=outcome.now,
             options=outcome.options,
             steps=outcome.steps,
             records=records,

@@ -43,6 +43,9 @@ class Outcome:
     """The move as stored on the history."""
     won: bool = False
     score: int | None = None
+    now: float | None = None
+    """When the move was checked, if the score was reckoned from the clock then: the store stops the clock at
+    the same moment, so the game's time and the score recorded with it agree."""
     steps: int | None = None
     """The game's second count after the move (Klotski's unit steps), None when it has none."""
     options: dict[str, Any] | None = None

@@ -208,12 +208,20 @@ class Link(Base):
         options = dict(row.options)
         won = board.is_solved()
         score = None
+        now = time.time()
         if won:
-            score = _score(row, options.get("cells") or 1, row.clock(time.time()))
+            score = _score(row, options.get("cells") or 1, row.clock(now))
         elif board.is_stuck():
             extra["stuck"] = True  # settle() reshuffles before the move is stored
         return Outcome(
-            str(board), row.moves + 1, text, won=won, score=score, options=options, extra=extra
+            str(board),
+            row.moves + 1,
+            text,
+            won=won,
+            score=score,
+            now=now,
+            options=options,
+            extra=extra,
         )
 
     async def settle(self, services: Services, row: GameRow, outcome: Outcome) -> Outcome:
