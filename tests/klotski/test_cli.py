@@ -90,19 +90,6 @@ def test_bad_metric_exit_2(capsys):
     assert status == 2 and "jumps" in err
 
 
-def test_universe_small_board_cached(capsys, tmp_path):
-    status, out, _ = run(
-        capsys, "universe", "--size", "3x4", "--cache", str(tmp_path), "--json", "--no-progress"
-    )
-    payload = json.loads(out)
-    assert status == 0 and payload["layouts"] == 5766 and "group_table" not in payload
-    assert (tmp_path / "klotski-universe-3x4-e2.json").exists()
-    status, out, _ = run(capsys, "universe", "--size", "3x4", "--cache", str(tmp_path))
-    assert status == 0 and "5766 in 138 groups" in out
-    status, _, err = run(capsys, "universe", "--size", "5x5", "--cache", str(tmp_path))
-    assert status == 2 and "21 cells" in err
-
-
 def test_a_search_limit_is_reported_not_a_hang(capsys):
     status, out, err = run(capsys, "solve", "横刀立马", "--max-nodes", "100", "--json")
     payload = json.loads(out)

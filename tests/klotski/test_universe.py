@@ -4,6 +4,7 @@ from collections import Counter, deque
 import numpy as np
 import pytest
 
+from tilegames.cli import main
 from tilegames.klotski.solve import grid_key, grid_neighbours, is_solved_grid, mirror_grid
 from tilegames.klotski.universe import compute_arrays, piece_set_of, universe
 
@@ -235,3 +236,23 @@ def test_share_out_deals_every_set_once_and_evenly():
         assert sorted(order.tolist()) == list(range(len(sizes)))
         loads = [int(sizes[order[starts[t] : starts[t + 1]]].sum()) for t in range(threads)]
         assert max(loads) - min(loads) <= sizes.max()
+
+
+def run(capsys, *args):
+    status = main(["klotski", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_universe_small_board_cached(capsys, tmp_path):
+    # Here, not in test_cli.py: beside the other universe tests, one test worker compiles its kernels.
+    status, out, _ = run(
+        capsys, "universe", "--size", "3x4", "--cache", str(tmp_path), "--json", "--no-progress"
+    )
+    payload = json.loads(out)
+    assert status == 0 and payload["layouts"] == 5766 and "group_table" not in payload
+    assert (tmp_path / "klotski-universe-3x4-e2.json").exists()
+    status, out, _ = run(capsys, "universe", "--size", "3x4", "--cache", str(tmp_path))
+    assert status == 0 and "5766 in 138 groups" in out
+    status, _, err = run(capsys, "universe", "--size", "5x5", "--cache", str(tmp_path))
+    assert status == 2 and "21 cells" in err
