@@ -4,7 +4,7 @@ from collections import Counter, deque
 import numpy as np
 import pytest
 
-from tilegames.cli import main
+from tests.klotski.test_cli import run
 from tilegames.klotski.solve import grid_key, grid_neighbours, is_solved_grid, mirror_grid
 from tilegames.klotski.universe import compute_arrays, piece_set_of, universe
 
@@ -236,12 +236,6 @@ def test_share_out_deals_every_set_once_and_evenly():
         assert sorted(order.tolist()) == list(range(len(sizes)))
         loads = [int(sizes[order[starts[t] : starts[t + 1]]].sum()) for t in range(threads)]
         assert max(loads) - min(loads) <= sizes.max()
-
-
-def run(capsys, *args):
-    status = main(["klotski", *args])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_universe_small_board_cached(capsys, tmp_path):
