@@ -8,6 +8,7 @@ import functools
 import itertools
 import random
 import string
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -134,32 +135,46 @@ def test_random_deals_only_it_decides_are_decided():
     assert solution is not None and replay_clears(clearable, solution.moves)
 
 
-def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]], set[int]]:
-    """Obviously right: every position from `grid` (tiles numbered as `tiles` numbers them), by
-    trying every pair of a kind with `joinable`: (the tiles some play takes, can play clear,
-    the pairs joinable in some position, the positions as masks of the tiles gone)."""
+def joinable_at(grid) -> Callable[[int], set[tuple[int, int]]]:
+    """Obviously right: for a mask of tiles gone (tiles numbered as `tiles` numbers them), the
+    pairs of a kind joinable in that position of `grid`, tried with `joinable`."""
     col, kind, first = tiles(grid)
     h, w = grid.shape
     frame = np.where(grid > 0, 0, grid).astype(np.int32)
-    seen, todo, taken, joined = {0}, [0], 0, set()
-    while todo:
-        gone = todo.pop()
+
+    def pairs(gone: int) -> set[tuple[int, int]]:
         position, row = frame.copy(), {}
         for c in range(1, w - 1):
             stacked = [t for t in range(first[c], first[c + 1]) if not gone >> t & 1]
             for j, t in enumerate(stacked):
                 position[h - 2 - j, c] = kind[t]
                 row[t] = h - 2 - j
-        for x, y in itertools.combinations(sorted(row), 2):
-            if kind[x] == kind[y] and joinable(position, row[x], col[x], row[y], col[y]):
-                child = gone | 1 << x | 1 << y
-                taken |= 1 << x | 1 << y
-                joined.add((x, y))
-                if child not in seen:
-                    seen.add(child)
-                    todo.append(child)
-    taken_tiles = {t for t in range(len(col)) if taken >> t & 1}
-    return taken_tiles, (1 << len(col)) - 1 in seen, joined, seen
+        return {
+            (x, y)
+            for x, y in itertools.combinations(sorted(row), 2)
+            if kind[x] == kind[y] and joinable(position, row[x], col[x], row[y], col[y])
+        }
+
+    return pairs
+
+
+def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]], set[int]]:
+    """Obviously right: every position from `grid`, by trying every pair of a kind
+    (`joinable_at`): (the tiles some play takes, can play clear, the pairs joinable in some
+    position, the positions as masks of the tiles gone)."""
+    pairs, n = joinable_at(grid), len(tiles(grid)[0])
+    seen, todo, taken, joined = {0}, [0], 0, set()
+    while todo:
+        gone = todo.pop()
+        for x, y in pairs(gone):
+            child = gone | 1 << x | 1 << y
+            taken |= 1 << x | 1 << y
+            joined.add((x, y))
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    taken_tiles = {t for t in range(n) if taken >> t & 1}
+    return taken_tiles, (1 << n) - 1 in seen, joined, seen
 
 
 def tall_board(seed: int) -> Board:
@@ -184,7 +199,7 @@ def ringed_boards(small: int) -> list[Board]:
 
 
 def test_confined_play_finds_exactly_the_tiles_play_can_take():
-    partial = 0
+    partial = grouped = 0
     for board in ringed_boards(300):
         taken, clearable, _, _ = reachable(board.grid())
         status, every = finish(board, scout=0)  # confined from the first position
@@ -192,7 +207,71 @@ def test_confined_play_finds_exactly_the_tiles_play_can_take():
         if status == DEAD:
             assert set(np.flatnonzero(every.may)) == taken, str(board)  # never fewer: sound
             partial += len(taken) < len(every.col)
+        used = int(every.meta[USED])
+        grouped += bool(((every.key_pair[:used, 0] < 0) & (every.key_at[:used] > 0)).any())
     assert partial > 15  # the proofs that leave tiles out are exercised
+    assert grouped > 30  # and positions expanded by the moves of one kind (`keys.group`)
+
+
+def reached(start: int, moves: Callable[[int], frozenset], allowed: Callable) -> set[int]:
+    """The positions (masks of tiles gone) that the `allowed` moves reach from `start`."""
+    seen, todo = {start}, [start]
+    while todo:
+        gone = todo.pop()
+        for x, y in moves(gone):
+            child = gone | 1 << x | 1 << y
+            if allowed((x, y)) and child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def stubborn(every: Exhaust, row: int, inside: Callable[[int], frozenset]) -> None:
+    """Check the stubborn-set claims (Valmari) of a position a proof expanded by a key
+    (`keys.key`) or by the moves of one kind (`keys.group`), by brute force. With T those moves,
+    every position that other moves inside `may` reach from it (a) enables no move of T it does
+    not, (b) plays a move of T to a position that the same move first and then other moves
+    reach too, and (c) one move of T stays enabled in all of them. Then every position with no
+    move left is still reached (docs/link.md, solver item 12)."""
+    start = sum(int(word) << 64 * i for i, word in enumerate(every.rows[row]))
+    x, y = (int(t) for t in every.key_pair[row])
+
+    def other(move: tuple[int, int]) -> bool:
+        return move != (min(x, y), max(x, y)) if x >= 0 else every.kind[move[0]] != -1 - x
+
+    region = reached(start, inside, other)
+    now = {move for move in inside(start) if not other(move)}
+    assert now
+    for gone in region:
+        assert {move for move in inside(gone) if not other(move)} <= now  # (a)
+    for t in now:
+        after = reached(start | 1 << t[0] | 1 << t[1], inside, other)
+        for gone in region:
+            if t in inside(gone):
+                assert gone | 1 << t[0] | 1 << t[1] in after  # (b)
+    assert any(all(t in inside(gone) for gone in region) for t in now)  # (c)
+
+
+def test_a_key_or_the_moves_of_one_kind_stand_for_every_move():
+    checked = np.zeros(2, int)  # keys, and the moves of one kind
+    for seed in range(400):
+        status, every = finish(board := settled(tall_board(seed)), scout=0)
+        if status != DEAD:
+            continue  # `may` is final, and the keys all of its version
+        pairs = joinable_at(every.grid)
+        inside = functools.cache(
+            lambda gone, pairs=pairs, may=every.may: frozenset(
+                (x, y) for x, y in pairs(gone) if may[x] and may[y]
+            )
+        )
+        for row in np.flatnonzero(every.key_at[: every.meta[USED]] > 0):
+            assert every.key_at[row] == every.bounds.version
+            try:
+                stubborn(every, row, inside)
+            except AssertionError:
+                raise AssertionError(f"{board}: position {row}") from None
+            checked[every.key_pair[row, 0] < 0] += 1
+    assert checked.min() > 30
 
 
 @pytest.mark.parametrize("reckon", [1, 10**9])

@@ -182,6 +182,7 @@ def run(
     stale_pairs = np.ones(w, np.bool_)
     stale_open = np.ones(w, np.bool_)
     open_of = np.zeros(kinds + 1, np.int64)
+    moves_of = np.zeros(kinds + 1, np.int64)  # a position's moves per kind (`keys.group`)
     opened = np.empty(n, np.int64)  # kind k's open tiles from base[k] on
     pair = np.empty((256, 4), np.int64)  # a position's moves: x, y, then a macro's z, w (or -1)
     rank = np.empty(256, np.int64)
@@ -240,7 +241,7 @@ def run(
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
             height[c] = j
-        if again and keys.key(
+        if again and key_pair[node, 0] >= 0 and keys.key(
             grid, row_of, col, kind, loose, fixed, at, height, rows[node], key_pair[node, 0],
             key_pair[node, 1], pairable, order, base, bottom,
         ):  # fmt: skip
@@ -343,6 +344,15 @@ def run(
                 lo, hi = i, i + 1
                 key_at[node], key_pair[node, 0], key_pair[node, 1] = version, x, y
                 break
+        if keyable and lo == 0 and hi == m and m > 1:  # no key: the moves of one kind?
+            chosen = keys.kind_for_all(
+                grid, row_of, col, kind, loose, fixed, at, height, rows[node], pair, rank, m,
+                moves_of, pairable, order, base, bottom,
+            )  # fmt: skip
+            if chosen >= 0:
+                hi = moves_of[chosen]
+                moves_of[chosen] = 0
+                key_at[node], key_pair[node, 0], key_pair[node, 1] = version, -1 - chosen, -1
         if meta[USED] + hi - lo > rows.shape[0]:
             meta[TOP] = top  # this position again, once the table has grown
             meta[NODES] -= 1
@@ -602,7 +612,9 @@ class Exhaust:
             rows = older[self.key_at[older] == version]
             spoilt = bounds.spoilt(*bounds.versions[int(version)])
             pair = self.key_pair[rows]
-            again = spoilt[self.col[pair[:, 0]]] | spoilt[self.col[pair[:, 1]]]
+            one = pair[:, 0] >= 0  # one key; else the moves of kind -1 - pair[:, 0]
+            again = np.ones(len(rows), bool)
+            again[one] = spoilt[self.col[pair[one, 0]]] | spoilt[self.col[pair[one, 1]]]
             back.append(rows[again])
             self.key_at[rows[~again]] = bounds.version
         again = np.concatenate(back) if back else np.zeros(0, np.int64)
