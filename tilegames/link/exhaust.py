@@ -143,9 +143,10 @@ def run(
     key, `keys.key`): two tiles that stay joinable and could be joined to no other tile alive
     (`pairable`, the pairs that could ever be joined: `closure.pairable`), such that every pair
     that could be joined with a tile above them stays joinable through their fall (a tile falls
-    at most by the tiles under it that are not `pinned` under it: `closure.reckon`). Every
-    position with no move inside `may` that play reaches is still reached, and so is a move
-    out of `may` if there is one (docs/link.md, solver item 12).
+    at most by the tiles under it that are not `pinned` under it: `closure.reckon`); failing
+    that, the moves of one kind may (`keys.group`; its row's `key_pair` is then -1 - kind, -1).
+    Every position with no move inside `may` that play reaches is still reached, and so is a
+    move out of `may` if there is one (docs/link.md, solver item 12).
     """
     h, w = frame.shape
     bottom = h - 2

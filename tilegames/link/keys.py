@@ -5,7 +5,8 @@ other tile alive (`closure.pairable`: the pairs that some position of play insid
 join), and whose fall parts no pair that could be joined above them. Then any play of other
 moves can be reordered to take the key first and the key stays playable (a stubborn set of one
 move, Valmari): every position with no move inside `may`, and every move out of it, is still
-reached (docs/link.md, solver item 12).
+reached (docs/link.md, solver item 12). Where no move is a key, the moves of one kind may be
+(`group`): a stubborn set of several moves.
 """
 
 from __future__ import annotations
