@@ -18,6 +18,7 @@ from numba import njit
 
 from tilegames.link import dense, falling
 from tilegames.link.kernels import expand, settle
+from tilegames.link.lean import lean
 
 A = np.ndarray
 
@@ -37,7 +38,7 @@ STATE = 14
 START, LENGTH, INDEX, FORCED, LINE_AT = range(5)
 
 
-@njit(cache=True)
+@lean
 def _hash(key: np.ndarray) -> np.uint64:
     """FNV-1a over the key's cells (never 0: 0 marks an empty slot)."""
     h = np.uint64(14695981039346656037)
@@ -46,8 +47,8 @@ def _hash(key: np.ndarray) -> np.uint64:
     return h if h != 0 else np.uint64(1)
 
 
-@njit(cache=True)
-def _same(a: A, b: A) -> bool:
+@lean
+def same(a: A, b: A) -> bool:
     """Are two keys of one length equal? (`np.array_equal` compiles to a slower loop.)"""
     for i in range(a.shape[0]):  # noqa: SIM110 (a plain loop compiles best)
         if a[i] != b[i]:
@@ -55,15 +56,15 @@ def _same(a: A, b: A) -> bool:
     return True
 
 
-@njit(cache=True)
+@lean
 def find(index: A, hashes: A, keys: A, key: A, h: np.uint64) -> tuple[bool, np.int64]:
     """The slot of `key` in the index: (found?, slot; the empty slot to fill when not found).
-    The open-addressing table of the memo here and of the positions seen in `exhaust`."""
+    The open-addressing table of the memo here (`exhaust` keeps its own, with tags: `exhaust._find`)."""
     mask = index.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
     while index[slot] >= 0:
         row = index[slot]
-        if hashes[row] == h and _same(keys[row], key):
+        if hashes[row] == h and same(keys[row], key):
             return True, slot
         slot = (slot + 1) & mask
     return False, slot

@@ -23,8 +23,9 @@ from numba import njit
 from tilegames.link import keys
 from tilegames.link.bounds import Bounds
 from tilegames.link.dense import kind_spans
-from tilegames.link.depth import find, reindex
+from tilegames.link.depth import same
 from tilegames.link.kernels import settle
+from tilegames.link.lean import lean, prefetch
 from tilegames.link.path import joinable
 
 SOLVED, DEAD, PAUSE, GROW, ESCAPE, BOX = 0, 1, 2, 3, 4, 5
@@ -87,6 +88,45 @@ def _bit(single: np.uint64) -> int:
         single >>= np.uint64(1)
         i += 1
     return i
+
+
+_ROW = np.int64(0xFFFFFFFF)
+
+
+@lean
+def _tag(key: np.uint64) -> np.int64:
+    """The high bits of a position's hash, kept in its slot of the index beside its row."""
+    return np.int64(key >> np.uint64(33)) << 32
+
+
+@lean
+def _find(
+    index: np.ndarray, rows: np.ndarray, mask: np.ndarray, key: np.uint64
+) -> tuple[bool, np.int64]:
+    """The slot of a position in the index: (seen?, slot; the empty slot to fill when not). A
+    slot holds its row and the high bits of its hash (`_tag`): a probe reads a row of the table
+    only when those agree, and never a hash, so in a table of millions it waits for memory once
+    or twice instead of two or three times."""
+    last = index.shape[0] - 1
+    tag = _tag(key)
+    slot = np.int64(key & np.uint64(last))
+    while index[slot] >= 0:
+        entry = index[slot]
+        if entry & ~_ROW == tag and same(rows[entry & _ROW], mask):
+            return True, slot
+        slot = (slot + 1) & last
+    return False, slot
+
+
+@lean
+def _reindex(index: np.ndarray, hashes: np.ndarray, used: int) -> None:
+    """Fill the empty `index` (all -1) with the first `used` rows, by their hashes."""
+    last = index.shape[0] - 1
+    for row in range(used):
+        slot = np.int64(hashes[row] & np.uint64(last))
+        while index[slot] >= 0:
+            slot = (slot + 1) & last
+        index[slot] = _tag(hashes[row]) | row
 
 
 @njit(cache=True)
@@ -372,6 +412,12 @@ def run(
                 for q in range(4):
                     pair[j - 1, q], pair[j, q] = pair[j, q], pair[j - 1, q]
                 j -= 1
+        for i in range(hi - 1 if hi - lo > 1 else lo - 1, lo - 1, -1):  # their slots, asked for
+            key = hashes[node]
+            for q in range(4):
+                if pair[i, q] >= 0:
+                    key ^= zobrist[pair[i, q]]
+            prefetch(index, np.int64(key & np.uint64(index.shape[0] - 1)))
         for i in range(hi - 1, lo - 1, -1):  # worst first: the best is expanded next
             key = hashes[node]
             child[:] = rows[node]
@@ -387,14 +433,14 @@ def run(
                 outbox[b, words + 1] = np.uint64(2 * node + owner)
                 meta[BOXED] = b + 1
                 continue
-            seen, slot = find(index, hashes, rows, child, key)
+            seen, slot = _find(index, rows, child, key)
             if seen:
                 continue
             new = meta[USED]
             rows[new] = child
             hashes[new] = key
             parent[new] = node if owner < 0 else 2 * node + owner
-            index[slot] = new
+            index[slot] = _tag(key) | new
             meta[USED] = new + 1
             if np.array_equal(child, full):
                 meta[FOUND] = new
@@ -415,14 +461,14 @@ def take(
     words = rows.shape[1]
     for i in range(inbox.shape[0]):
         key = inbox[i, words]
-        seen, slot = find(index, hashes, rows, inbox[i, :words], key)
+        seen, slot = _find(index, rows, inbox[i, :words], key)
         if seen:
             continue
         new = meta[USED]
         rows[new] = inbox[i, :words]
         hashes[new] = key
         parent[new] = np.int64(inbox[i, words + 1])
-        index[slot] = new
+        index[slot] = _tag(key) | new
         meta[USED] = new + 1
         if np.array_equal(rows[new], full):
             meta[FOUND] = new
@@ -646,7 +692,7 @@ class Exhaust:
         self.parent, self.stack = bigger(self.parent, -1), bigger(self.stack, 0)
         self.key_at, self.key_pair = bigger(self.key_at, 0), bigger(self.key_pair, 0)
         self.index = np.full(2 * rows, -1, np.int64)
-        reindex(self.index, self.hashes, used)
+        _reindex(self.index, self.hashes, used)
         return True
 
     def moves(self, halves: Sequence[Exhaust] = ()) -> list[tuple[int, int, int, int]]:

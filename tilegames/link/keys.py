@@ -12,10 +12,11 @@ reached (docs/link.md, solver item 12). Where no move is a key, the moves of one
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from tilegames.link.lean import lean
 
 
-@njit(cache=True)
+@lean
 def still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     """Does removing the two tiles make nothing fall (nothing above either but the other)? For a
     compact board: every column resting on the bottom."""
@@ -24,7 +25,7 @@ def still(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     )
 
 
-@njit(cache=True)
+@lean
 def _lasting(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, loose: np.ndarray, x: int, y: int,
     bottom: int, w: int,
@@ -43,7 +44,7 @@ def _lasting(
     return bool(loose[x] == 0 and loose[y] == 0)
 
 
-@njit(cache=True)
+@lean
 def _robust(t: int, row_of: np.ndarray, col: np.ndarray, fixed: np.ndarray, bottom: int) -> bool:
     """Can no cell beside t ever empty (each neighbouring column keeps more tiles outside `may`
     than t has under it)? Then every path from t leaves up, into the ring or down, and falling
@@ -56,7 +57,7 @@ def _robust(t: int, row_of: np.ndarray, col: np.ndarray, fixed: np.ndarray, bott
     return True
 
 
-@njit(cache=True)
+@lean
 def _beside(
     t: int, u: int, row_of: np.ndarray, col: np.ndarray, loose: np.ndarray, bottom: int
 ) -> bool:
@@ -68,7 +69,7 @@ def _beside(
     return bool(max(height_t - loose[t], height_u - loose[u]) <= min(height_t, height_u))
 
 
-@njit(cache=True)
+@lean
 def _stays(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, loose: np.ndarray, fixed: np.ndarray,
     x: int, y: int, bottom: int,
@@ -83,7 +84,7 @@ def _stays(
     )
 
 
-@njit(cache=True)
+@lean
 def _parts_none(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, loose: np.ndarray,
     fixed: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
@@ -112,7 +113,7 @@ def _parts_none(
     return True
 
 
-@njit(cache=True)
+@lean
 def key(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, loose: np.ndarray,
     fixed: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
@@ -156,7 +157,7 @@ def key(
     return True
 
 
-@njit(cache=True)
+@lean
 def group(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, loose: np.ndarray,
     fixed: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray,
@@ -208,7 +209,7 @@ def group(
     return True
 
 
-@njit(cache=True)
+@lean
 def kind_for_all(
     grid: np.ndarray, row_of: np.ndarray, col: np.ndarray, kind: np.ndarray, loose: np.ndarray,
     fixed: np.ndarray, at: np.ndarray, height: np.ndarray, gone: np.ndarray, pair: np.ndarray,

@@ -16,10 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tilegames.link.lean import lean
+
 WALL = -1
 
 
-@njit(cache=True)
+@lean
 def _row_clear(grid: np.ndarray, r: int, c1: int, c2: int) -> bool:
     """Are the cells of row r strictly between columns c1 and c2 empty?"""
     lo, hi = (c1, c2) if c1 < c2 else (c2, c1)
@@ -29,7 +31,7 @@ def _row_clear(grid: np.ndarray, r: int, c1: int, c2: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@lean
 def _col_clear(grid: np.ndarray, c: int, r1: int, r2: int) -> bool:
     """Are the cells of column c strictly between rows r1 and r2 empty?"""
     lo, hi = (r1, r2) if r1 < r2 else (r2, r1)
@@ -39,7 +41,7 @@ def _col_clear(grid: np.ndarray, c: int, r1: int, r2: int) -> bool:
     return True
 
 
-@njit(cache=True)
+@lean
 def _reach(grid: np.ndarray, r: int, c: int) -> tuple[int, int, int, int]:
     """The furthest row up/down and column left/right a straight segment from (r, c) reaches,
     as four numbers (no array: the solvers ask millions of times)."""
@@ -59,7 +61,7 @@ def _reach(grid: np.ndarray, r: int, c: int) -> tuple[int, int, int, int]:
     return up, down, left, right
 
 
-@njit(cache=True)
+@lean
 def connect(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int, out: np.ndarray) -> int:
     """Write the fewest-turn, then shortest, path from (r1, c1) to (r2, c2) into `out`.
 
@@ -118,7 +120,7 @@ def connect(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int, out: np.ndarra
     return 4
 
 
-@njit(cache=True)
+@lean
 def walled(grid: np.ndarray, r: int, c: int) -> bool:
     """Are the four neighbours of (r, c) all tiles or walls? Then only a tile next to it joins it."""
     return bool(
@@ -126,7 +128,7 @@ def walled(grid: np.ndarray, r: int, c: int) -> bool:
     )
 
 
-@njit(cache=True)
+@lean
 def joinable(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     """Is there a path of at most two turns from (r1, c1) to (r2, c2)? `connect(...) > 0`,
     without the path: it stops at the first one found and allocates nothing, and answers at once
