@@ -18,7 +18,19 @@ from hypothesis import strategies as st
 from tests.link.test_solve import exhaustive, replay_clears, small_board
 from tilegames.link import Board, Limits, bounds, deal, solve
 from tilegames.link.closure import pairable, reckon
-from tilegames.link.exhaust import DEAD, FOUND, GROW, PAUSE, SOLVED, USED, Exhaust, tiles
+from tilegames.link.exhaust import (
+    DEAD,
+    FOUND,
+    GROW,
+    PAUSE,
+    SOLVED,
+    USED,
+    Exhaust,
+    _find,
+    _reindex,
+    _tag,
+    tiles,
+)
 from tilegames.link.falling import compact
 from tilegames.link.path import joinable
 from tilegames.link.search import _Limit, _Moves
@@ -95,6 +107,29 @@ def test_a_full_table_claims_nothing():
     assert status == GROW and every.full
     assert every.nodes > 0
     assert len(every.hashes) * every.row_bytes <= 1 << 20
+
+
+def test_positions_that_share_a_slot_or_a_hash_stay_apart():
+    index = np.full(8, -1, np.int64)
+    rows = np.array([[1, 0], [2, 0], [3, 0], [0, 0]], np.uint64)
+    shared = np.uint64(0x5EED_0000_0000_0003)  # one hash, slot 3, for rows 0 and 1
+    other = np.uint64(0x0BAD_0000_0000_0003)  # slot 3 too, another tag: row 2
+    hashes = np.array([shared, shared, other, 0], np.uint64)
+    placed = []
+    for row, key in enumerate(hashes[:3]):
+        seen, slot = _find(index, rows, rows[row], key)
+        assert not seen and slot not in placed
+        index[slot] = _tag(key) | row
+        placed.append(slot)
+    assert placed == [3, 4, 5]
+    for row, key in enumerate(hashes[:3]):
+        assert _find(index, rows, rows[row], key) == (True, placed[row])
+    assert not _find(index, rows, rows[3], shared)[0]  # its hash, not its mask
+    again = np.full(16, -1, np.int64)  # a grown table finds them all by their hashes
+    _reindex(again, hashes, 3)
+    for row, key in enumerate(hashes[:3]):
+        seen, slot = _find(again, rows, rows[row], key)
+        assert seen and again[slot] & 0xFFFFFFFF == row
 
 
 def test_macro_steps_replay_in_a_playable_order():
