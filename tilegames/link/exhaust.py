@@ -25,7 +25,7 @@ from tilegames.link.bounds import Bounds
 from tilegames.link.dense import kind_spans
 from tilegames.link.depth import same
 from tilegames.link.kernels import settle
-from tilegames.link.lean import lean, prefetch
+from tilegames.link.lean import lean, popcount, prefetch
 from tilegames.link.path import joinable
 
 SOLVED, DEAD, PAUSE, GROW, ESCAPE, BOX = 0, 1, 2, 3, 4, 5
@@ -71,7 +71,7 @@ def _bigger(pair: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return more, np.empty(2 * rank.shape[0], np.int64)
 
 
-@njit(cache=True)
+@lean
 def _bit(single: np.uint64) -> int:
     """The index of the one bit set in `single`."""
     i = 0
@@ -129,7 +129,7 @@ def _reindex(index: np.ndarray, hashes: np.ndarray, used: int) -> None:
         index[slot] = _tag(hashes[row]) | row
 
 
-@njit(cache=True)
+@lean
 def _neighbours(
     kind: np.ndarray, at: np.ndarray, height: np.ndarray, c: int, w: int, out: np.ndarray,
     count: np.ndarray,
@@ -147,7 +147,7 @@ def _neighbours(
     count[c] = m
 
 
-@njit(cache=True)
+@lean
 def _open(
     grid: np.ndarray, at: np.ndarray, height: np.ndarray, c: int, bottom: int, out: np.ndarray,
     count: np.ndarray,
@@ -213,6 +213,16 @@ def run(
         if not may[t]:
             fixed[col[t]] += 1
     loose = np.zeros(n, np.int64)  # loose[t]: alive tiles of `may` under t not pinned by it
+    # free[t], bit i: the tile i above the bottom of t's column is of `may`, under t and not
+    # pinned by it (columns of 64 tiles at most; taller ones count one by one)
+    short = True
+    for c in range(1, w - 1):
+        short = short and first[c + 1] - first[c] <= 64
+    free = np.zeros(n, np.uint64)
+    for t in range(n if short else 0):
+        for z in range(first[col[t]], t):
+            if may[z] and not pinned[t, z]:
+                free[t] |= np.uint64(1) << np.uint64(z - first[col[t]])
     built = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the grid's position: every tile gone
     dirty = np.zeros(w, np.bool_)
     height = np.zeros(w, np.int64)
@@ -222,9 +232,11 @@ def run(
     open_in = np.zeros(w, np.int64)
     stale_pairs = np.ones(w, np.bool_)
     stale_open = np.ones(w, np.bool_)
-    open_of = np.zeros(kinds + 1, np.int64)
+    is_open = np.zeros(n, np.bool_)  # the tiles of the columns' `col_open`
+    place = np.empty(n, np.int64)  # place[t]: where t is in `order`
+    for p in range(n):
+        place[order[p]] = p
     moves_of = np.zeros(kinds + 1, np.int64)  # a position's moves per kind (`keys.group`)
-    opened = np.empty(n, np.int64)  # kind k's open tiles from base[k] on
     pair = np.empty((256, 4), np.int64)  # a position's moves: x, y, then a macro's z, w (or -1)
     rank = np.empty(256, np.int64)
     child = np.empty(words, np.uint64)
@@ -249,7 +261,6 @@ def run(
         if again:
             node = -node - 1
         # the grid of the position: the columns whose tiles differ from the last one's, rebuilt
-        open_of[:] = 0
         for i in range(words):
             diff = rows[node, i] ^ built[i]
             while diff:
@@ -269,15 +280,20 @@ def run(
             stale_pairs[c - 1] = stale_pairs[c] = True
             stale_open[c - 1] = stale_open[c] = stale_open[c + 1] = True
             j = 0
+            under = np.uint64(0)  # the alive tiles under t, by their place in the column
             for t in range(first[c], first[c + 1]):
                 if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
                     grid[bottom - j, c] = kind[t]
                     row_of[t] = bottom - j
                     at[c, j] = t
-                    loose[t] = 0
-                    for i in range(j):
-                        z = at[c, i]
-                        loose[t] += 1 if may[z] and not pinned[t, z] else 0
+                    if short:
+                        loose[t] = popcount(free[t] & under)
+                        under |= np.uint64(1) << np.uint64(t - first[c])
+                    else:
+                        loose[t] = 0
+                        for i in range(j):
+                            z = at[c, i]
+                            loose[t] += 1 if may[z] and not pinned[t, z] else 0
                     j += 1
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
@@ -297,23 +313,24 @@ def run(
                 _neighbours(kind, at, height, c, w, col_pairs, pairs_in)
             if stale_open[c]:
                 stale_open[c] = False
+                for i in range(open_in[c]):
+                    is_open[col_open[c, i]] = False
                 _open(grid, at, height, c, bottom, col_open, open_in)
+                for i in range(open_in[c]):
+                    is_open[col_open[c, i]] = True
             for i in range(pairs_in[c]):
                 if m == pair.shape[0]:
                     pair, rank = _bigger(pair, rank)
                 pair[m, 0], pair[m, 1] = col_pairs[c, i, 0], col_pairs[c, i, 1]
                 m += 1
+        for c in range(1, w - 1):
             for i in range(open_in[c]):
-                t = col_open[c, i]
-                k = kind[t]
-                opened[base[k] + open_of[k]] = t
-                open_of[k] += 1
-        for k in range(1, kinds + 1):
-            for p in range(base[k], base[k] + open_of[k]):
-                x = opened[p]
+                x = col_open[c, i]
                 rx, cx = row_of[x], col[x]
-                for q in range(p + 1, base[k] + open_of[k]):
-                    y = opened[q]
+                for q in range(place[x] + 1, base[kind[x] + 1]):  # its kind's later tiles
+                    y = order[q]
+                    if not is_open[y]:
+                        continue
                     ry, cy = row_of[y], col[y]
                     if abs(rx - ry) + abs(cx - cy) == 1:
                         continue  # neighbours: listed already

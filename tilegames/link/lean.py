@@ -1,4 +1,4 @@
-"""Two tools for the hottest kernels: compiling without reference counts, and a prefetch.
+"""Tools for the hottest kernels: compiling without reference counts, a prefetch, a popcount.
 
 numba counts the references to every array a compiled function takes: an atomic operation per
 array on entry and another on exit. A helper with a dozen arrays, called millions of times
@@ -45,6 +45,21 @@ def _prefetch(typingctx: Any, array: Any, i: Any) -> Any:
 
     return types.void(array, types.intp), codegen
 
+
+@intrinsic
+def _popcount(typingctx: Any, word: Any) -> Any:
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        i64 = ir.IntType(64)
+        count = cgutils.get_or_insert_function(  # type: ignore[no-untyped-call]
+            builder.module, ir.FunctionType(i64, [i64]), "llvm.ctpop.i64"
+        )
+        return builder.call(count, [args[0]])
+
+    return types.int64(types.uint64), codegen
+
+
+popcount = cast(Callable[[np.uint64], int], _popcount)
+"""In a compiled function, the number of bits set in a 64-bit word (one instruction)."""
 
 prefetch = cast(Callable[[np.ndarray, int | np.integer[Any]], None], _prefetch)
 """In a compiled function, ask the CPU for `array[i]` before it is read: a probe of a big table
