@@ -233,9 +233,7 @@ def run(
     stale_pairs = np.ones(w, np.bool_)
     stale_open = np.ones(w, np.bool_)
     is_open = np.zeros(n, np.bool_)  # the tiles of the columns' `col_open`
-    place = np.empty(n, np.int64)  # place[t]: where t is in `order`
-    for p in range(n):
-        place[order[p]] = p
+    open_of = np.zeros(kinds + 1, np.int64)  # how many of them per kind
     moves_of = np.zeros(kinds + 1, np.int64)  # a position's moves per kind (`keys.group`)
     pair = np.empty((256, 4), np.int64)  # a position's moves: x, y, then a macro's z, w (or -1)
     rank = np.empty(256, np.int64)
@@ -315,19 +313,25 @@ def run(
                 stale_open[c] = False
                 for i in range(open_in[c]):
                     is_open[col_open[c, i]] = False
+                    open_of[kind[col_open[c, i]]] -= 1
                 _open(grid, at, height, c, bottom, col_open, open_in)
                 for i in range(open_in[c]):
                     is_open[col_open[c, i]] = True
+                    open_of[kind[col_open[c, i]]] += 1
             for i in range(pairs_in[c]):
                 if m == pair.shape[0]:
                     pair, rank = _bigger(pair, rank)
                 pair[m, 0], pair[m, 1] = col_pairs[c, i, 0], col_pairs[c, i, 1]
                 m += 1
-        for c in range(1, w - 1):
-            for i in range(open_in[c]):
-                x = col_open[c, i]
+        for k in range(1, kinds + 1):
+            if open_of[k] < 2:
+                continue
+            for p in range(base[k], base[k + 1]):
+                x = order[p]
+                if not is_open[x]:
+                    continue
                 rx, cx = row_of[x], col[x]
-                for q in range(place[x] + 1, base[kind[x] + 1]):  # its kind's later tiles
+                for q in range(p + 1, base[k + 1]):
                     y = order[q]
                     if not is_open[y]:
                         continue
