@@ -184,10 +184,14 @@ def joinable_at(grid) -> Callable[[int], set[tuple[int, int]]]:
             for j, t in enumerate(stacked):
                 position[h - 2 - j, c] = kind[t]
                 row[t] = h - 2 - j
+        of_kind: dict[int, list[int]] = {}
+        for t in sorted(row):
+            of_kind.setdefault(int(kind[t]), []).append(t)
         return {
             (x, y)
-            for x, y in itertools.combinations(sorted(row), 2)
-            if kind[x] == kind[y] and joinable(position, row[x], col[x], row[y], col[y])
+            for same in of_kind.values()
+            for x, y in itertools.combinations(same, 2)
+            if joinable(position, row[x], col[x], row[y], col[y])
         }
 
     return pairs
@@ -246,6 +250,38 @@ def test_confined_play_finds_exactly_the_tiles_play_can_take():
         grouped += bool(((every.key_pair[:used, 0] < 0) & (every.key_at[:used] > 0)).any())
     assert partial > 15  # the proofs that leave tiles out are exercised
     assert grouped > 30  # and positions expanded by the moves of one kind (`keys.group`)
+
+
+def on_a_tall_base(board: Board) -> Board:
+    """`board` (settled, with the ring) on 64 rows of tiles that never go: its tiles then sit
+    past the 64 places of one word of the kernel's column masks."""
+    rows = str(board).split("/")
+    width = len(rows[0])
+    base = [[""] * width for _ in range(64)]
+    kinds = iter(chr(0x4E00 + k) for k in range(10_000))
+    edge = [next(kinds) for _ in range(64)]  # the left edge's row i with the right's row i + 1
+    for i in range(64):
+        base[i][0], base[(i + 1) % 64][width - 1] = edge[i], edge[i]
+    for c in range(1, width - 1):  # a b a b, a column's own kinds: never side by side
+        for i in range(0, 64, 4):
+            a, b = next(kinds), next(kinds)
+            for j, kind in enumerate((a, b, a, b)):
+                base[i + j][c] = kind
+    bottom_up = ["".join(row) for row in base]
+    return Board.parse("/".join(rows + bottom_up[::-1]), gravity=True, ring=board.ring)
+
+
+def test_columns_taller_than_a_word_count_their_loose_tiles():
+    played = 0
+    for seed in range(12):
+        board = on_a_tall_base(settled(tall_board(seed)))
+        assert compact(board.grid())
+        taken, clearable, _, _ = reachable(board.grid())
+        status, every = finish(board, scout=0)
+        assert not clearable and status == DEAD, str(board)
+        assert set(np.flatnonzero(every.may)) == taken, str(board)
+        played += len(taken) > 0
+    assert played > 8
 
 
 def reached(start: int, moves: Callable[[int], frozenset], allowed: Callable) -> set[int]:

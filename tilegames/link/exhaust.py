@@ -214,15 +214,17 @@ def run(
             fixed[col[t]] += 1
     loose = np.zeros(n, np.int64)  # loose[t]: alive tiles of `may` under t not pinned by it
     # free[t], bit i: the tile i above the bottom of t's column is of `may`, under t and not
-    # pinned by it (columns of 64 tiles at most; taller ones count one by one)
-    short = True
+    # pinned by it (a word per 64 tiles of the tallest column)
+    tallest = 1
     for c in range(1, w - 1):
-        short = short and first[c + 1] - first[c] <= 64
-    free = np.zeros(n, np.uint64)
-    for t in range(n if short else 0):
+        tallest = max(tallest, first[c + 1] - first[c])
+    free = np.zeros((n, (tallest + 63) // 64), np.uint64)
+    for t in range(n):
         for z in range(first[col[t]], t):
             if may[z] and not pinned[t, z]:
-                free[t] |= np.uint64(1) << np.uint64(z - first[col[t]])
+                i = z - first[col[t]]
+                free[t, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+    under = np.zeros(free.shape[1], np.uint64)  # the alive tiles under one, by place in column
     built = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the grid's position: every tile gone
     dirty = np.zeros(w, np.bool_)
     height = np.zeros(w, np.int64)
@@ -278,20 +280,17 @@ def run(
             stale_pairs[c - 1] = stale_pairs[c] = True
             stale_open[c - 1] = stale_open[c] = stale_open[c + 1] = True
             j = 0
-            under = np.uint64(0)  # the alive tiles under t, by their place in the column
+            under[:] = 0
             for t in range(first[c], first[c + 1]):
                 if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
                     grid[bottom - j, c] = kind[t]
                     row_of[t] = bottom - j
                     at[c, j] = t
-                    if short:
-                        loose[t] = popcount(free[t] & under)
-                        under |= np.uint64(1) << np.uint64(t - first[c])
-                    else:
-                        loose[t] = 0
-                        for i in range(j):
-                            z = at[c, i]
-                            loose[t] += 1 if may[z] and not pinned[t, z] else 0
+                    loose[t] = 0
+                    for i in range(under.shape[0]):
+                        loose[t] += popcount(free[t, i] & under[i])
+                    i = t - first[c]
+                    under[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
                     j += 1
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
