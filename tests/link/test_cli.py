@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+from argparse import Namespace
 
 import pytest
 
 from tilegames.cli import main
+from tilegames.cli.common import limits
+from tilegames.cli.link import SOLVE_MAX_NODES
+from tilegames.common import Limits
 from tilegames.link import Board, deal
 
 
@@ -100,6 +104,16 @@ def test_the_command_line_never_runs_unbounded(capsys):
     assert status == 1 and payload["solvable"] is None and payload["limit"] == "timeout"
     status, _, err = run(capsys, "new", "40x40", "--kinds", "36", "--count", "10000")
     assert status == 2 and "more than one run prints" in err
+
+
+def test_a_timeout_alone_lifts_the_default_node_limit():
+    def given(max_nodes, timeout):
+        return limits(Namespace(max_nodes=max_nodes, timeout=timeout), SOLVE_MAX_NODES, 60.0)
+
+    assert given(None, None) == Limits(SOLVE_MAX_NODES, 60.0)  # the same answer everywhere
+    assert given(None, 10.0) == Limits(None, 10.0)  # seconds alone: both cores may work
+    assert given(5, None) == Limits(5, 60.0)
+    assert given(5, 10.0) == Limits(5, 10.0)
 
 
 @pytest.mark.parametrize(

@@ -60,10 +60,14 @@ def add_limits(parser: argparse.ArgumentParser, nodes: str = "search nodes") -> 
 def limits(
     args: argparse.Namespace, default_nodes: int | None = None, default_timeout: float | None = None
 ) -> Any:
-    """The tilegames.common.Limits of `--max-nodes` / `--timeout` (ValueError, so exit 2, when bad)."""
+    """The tilegames.common.Limits of `--max-nodes` / `--timeout` (ValueError, so exit 2, when bad).
+    The default node limit holds only when neither is given: a `--timeout` alone bounds the search
+    in seconds (and lets Lianliankan's use both cores, which a node limit forbids)."""
     from tilegames.common import Limits
 
-    max_nodes = args.max_nodes if args.max_nodes is not None else default_nodes
+    max_nodes = args.max_nodes
+    if max_nodes is None and args.timeout is None:
+        max_nodes = default_nodes
     timeout = args.timeout if args.timeout is not None else default_timeout
     return Limits(max_nodes, timeout)
 
