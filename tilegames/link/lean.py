@@ -2,7 +2,7 @@
 
 numba counts the references to every array a compiled function takes: an atomic operation per
 array on entry and another on exit. A helper with a dozen arrays, called millions of times
-(`keys.key`, the path test), spent more on those than on its work: about a tenth of the
+(`keys.key`), paid two dozen of them a call; dropping them took about a tenth off the
 exhaustive search's time (`exhaust.run`, docs/benchmarks.md, round 15). A kernel that makes no
 array and returns none needs no counts.
 """
