@@ -9,8 +9,11 @@ positions (a proof that none clears it), fills `--max-mb` of table, or `--timeou
 With `--plain` (round 7's search, play not confined) the count of positions is exact when the
 verdict is "impossible": every position reachable from the start, each once. Without it, play is
 confined to the tiles seen to go (docs/link.md, solver item 12): the count is the positions
-expanded, those whose key was checked again after `may` grew among them (revisited), and the
-table also gives the tiles that can ever go. It tells how far
+expanded, those whose key was checked again after `may` grew among them (revisited), the
+table also gives the tiles that can ever go, after how many positions `may` last grew (to 50,000),
+and how many ways out of it (pairs with a tile outside it) `closure.pairable` still could not
+rule out at the end: the positions after that point only prove those never joinable (round 16).
+It tells how far
 a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided", rounds 7, 8).
 """
 
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import time
+
+import numpy as np
 
 from tilegames.link import deal
 from tilegames.link.exhaust import DEAD, GROW, PAUSE, SOLVED, Exhaust
@@ -32,9 +37,11 @@ def count(
     )
     started = time.perf_counter()
     every = Exhaust(board.grid(), max_bytes, confine=not plain)
-    status = PAUSE
+    status, grew, tiles_may = PAUSE, 0, 0
     while status == PAUSE and time.perf_counter() - started < timeout:
         status = every.step(50_000)
+        if int(every.may.sum()) != tiles_may:
+            grew, tiles_may = every.nodes, int(every.may.sum())
     took = time.perf_counter() - started
     verdict = {SOLVED: "clearable", DEAD: "impossible", GROW: "table full", PAUSE: "undecided"}
     positions = f"{every.nodes:,}" if status == DEAD else f"more than {every.nodes:,}"
@@ -43,7 +50,12 @@ def count(
     if plain:
         return f"| {seed} | {verdict[status]} | {positions} | {took:.1f} s |"
     tiles = f"{int(every.may.sum())}" if status == DEAD else "-"
-    return f"| {seed} | {verdict[status]} | {positions} | {every.revisited:,} | {tiles} | {took:.1f} s |"
+    may, pairable = every.bounds.may, every.bounds.pairable
+    ways_out = int((np.triu(pairable, 1) & ~np.outer(may, may)).sum()) if status == DEAD else "-"
+    return (
+        f"| {seed} | {verdict[status]} | {positions} | {every.revisited:,} | {tiles} | {grew:,} "
+        f"| {ways_out} | {took:.1f} s |"
+    )
 
 
 def main() -> None:
@@ -62,8 +74,12 @@ def main() -> None:
     if args.plain:
         print("| seed | verdict | positions | time |\n|---|---|---|---|", flush=True)
     else:
-        print("| seed | verdict | positions | revisited | tiles that can go | time |", flush=True)
-        print("|---|---|---|---|---|---|", flush=True)
+        print(
+            "| seed | verdict | positions | revisited | tiles that can go | `may` last grew after "
+            "| ways out left | time |",
+            flush=True,
+        )
+        print("|---|---|---|---|---|---|---|---|", flush=True)
     for seed in args.seeds:
         row = count(width, height, args.kinds, seed, args.timeout, args.max_mb << 20, args.plain)
         print(row, flush=True)
