@@ -10,10 +10,11 @@ With `--plain` (round 7's search, play not confined) the count of positions is e
 verdict is "impossible": every position reachable from the start, each once. Without it, play is
 confined to the tiles seen to go (docs/link.md, solver item 12). The row then gives the positions
 expanded; those among them whose key was checked again after `may` grew (revisited); the tiles
-that can ever go; after how many positions `may` last grew (counted in steps of 50,000); and how many
-ways out of `may` (pairs with a tile outside it) `closure.pairable` could not rule out at the end.
-The positions after `may` last grew only prove those never joinable (round 16). It tells how far
-a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided", rounds 7, 8).
+that can ever go; after how many positions `may` last grew (counted in steps of 50,000); and how
+many ways out of `may` (pairs with a tile outside it) `closure.pairable` could not rule out at
+the end. The positions after `may` last grew only prove those never joinable (round 16). It
+tells how far a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided",
+rounds 7, 8 and 16).
 """
 
 from __future__ import annotations
