@@ -40,8 +40,8 @@ def count(
     status, grew, tiles_may = PAUSE, 0, 0
     while status == PAUSE and time.perf_counter() - started < timeout:
         status = every.step(50_000)
-        if int(every.may.sum()) != tiles_may:
-            grew, tiles_may = every.nodes, int(every.may.sum())
+        if (now := int(every.may.sum())) != tiles_may:
+            grew, tiles_may = every.nodes, now
     took = time.perf_counter() - started
     verdict = {SOLVED: "clearable", DEAD: "impossible", GROW: "table full", PAUSE: "undecided"}
     positions = f"{every.nodes:,}" if status == DEAD else f"more than {every.nodes:,}"
@@ -49,8 +49,8 @@ def count(
         positions = f"cleared after {every.nodes:,}"
     if plain:
         return f"| {seed} | {verdict[status]} | {positions} | {took:.1f} s |"
-    tiles = f"{int(every.may.sum())}" if status == DEAD else "-"
-    may, pairable = every.bounds.may, every.bounds.pairable
+    tiles = f"{tiles_may}" if status == DEAD else "-"
+    may, pairable = every.may, every.bounds.pairable
     ways_out = int((np.triu(pairable, 1) & ~np.outer(may, may)).sum()) if status == DEAD else "-"
     return (
         f"| {seed} | {verdict[status]} | {positions} | {every.revisited:,} | {tiles} | {grew:,} "

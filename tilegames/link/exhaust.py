@@ -222,8 +222,8 @@ def run(
     for t in range(n):
         for z in range(first[col[t]], t):
             if may[z] and not pinned[t, z]:
-                i = z - first[col[t]]
-                free[t, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+                place = z - first[col[t]]
+                free[t, place >> 6] |= np.uint64(1) << np.uint64(place & 63)
     under = np.zeros(free.shape[1], np.uint64)  # the alive tiles under one, by place in column
     built = np.full(words, np.uint64(0xFFFFFFFFFFFFFFFF))  # the grid's position: every tile gone
     dirty = np.zeros(w, np.bool_)
@@ -289,8 +289,8 @@ def run(
                     loose[t] = 0
                     for i in range(under.shape[0]):
                         loose[t] += popcount(free[t, i] & under[i])
-                    i = t - first[c]
-                    under[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+                    place = t - first[c]
+                    under[place >> 6] |= np.uint64(1) << np.uint64(place & 63)
                     j += 1
             for r in range(bottom - j, bottom - height[c], -1):
                 grid[r, c] = 0
