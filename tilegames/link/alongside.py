@@ -104,5 +104,6 @@ class Alongside:
                 return
 
     def stop(self) -> None:
-        """End the thread (within one chunk) and wait for it."""
+        """End the thread (within one chunk, or a proof given up) and wait for it."""
+        self.every.bounds.stop()
         self._thread.stop()

@@ -609,6 +609,8 @@ class Exhaust:
                 continue
             if status == DEAD and not bounds.scouting and bounds.confined and recheck([self]):
                 continue
+            if status == PAUSE and bounds.seal(self.nodes):
+                return DEAD  # no play leaves `may` (`seal`)
             if status != GROW:
                 return int(status)
             if not self.grow():
@@ -640,6 +642,7 @@ class Exhaust:
         starts over (the scouting's positions were expanded with every move: too many)."""
         self.bounds.may = self.taken()
         self.bounds.scouting = False
+        self.bounds.grew_at = self.nodes
         self.restart()
         self.bounds.reckon()
 

@@ -114,6 +114,10 @@ class Halves:
                 self.busy[owner] = False
                 if status in (SOLVED, GROW) and self.status is None:
                     self.status, self.found = status, table
+        if status == PAUSE and self.bounds.seal(self.nodes):
+            with self._lock:  # no play leaves `may` (`seal`)
+                self.status = self.status if self.status is not None else DEAD
+                return self.status
         return PAUSE if status == DEAD else status
 
     def _pick(self) -> int | None:

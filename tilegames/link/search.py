@@ -599,7 +599,9 @@ class _Moves(_Core):
             and falling.compact(grid)
         )
         if beside:  # from the start: it costs the restarts nothing
-            self.alongside = Alongside(Halves(grid, _EXHAUST_BYTES, False), self.deadline)
+            tables = Halves(grid, _EXHAUST_BYTES, False)
+            tables.bounds.until = self.deadline  # a proof of `seal` gives up then
+            self.alongside = Alongside(tables, self.deadline)
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
         every: exhaust.Exhaust | Halves | None = None
@@ -609,6 +611,7 @@ class _Moves(_Core):
                     return False  # the pairings probed once, at the root
                 if falling.compact(grid) and not beside:
                     every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
+                    every.bounds.until = self.deadline
             if beside and attempt >= 2 and self.alongside is not None:
                 halves = self.alongside.every
                 every = None

@@ -1,0 +1,123 @@
+"""The proof that confined play never leaves `may` (`seal`): never claimed when some play does,
+and the exhaustive search that ends by it gives the brute force's verdict and tiles."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
+from tests.link.test_exhaust import settled as settle
+from tilegames.link.exhaust import DEAD, SOLVED, Exhaust, tiles
+from tilegames.link.seal import Proof, sealed
+
+
+def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int, int]]:
+    """Obviously right: every pair joinable in some position that moves inside `may` reach."""
+    pairs = joinable_at(grid)
+    seen, todo, joined = {0}, [0], set()
+    while todo:
+        gone = todo.pop()
+        for x, y in pairs(gone):
+            joined.add((x, y))
+            if may[x] and may[y]:
+                child = gone | 1 << x | 1 << y
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+    return joined
+
+
+def verdicts(board_seed: int, may_seed: int) -> list[tuple[bool | None, bool]]:
+    """For a settled tall board and a random `may`: (sealed?, joined in confined play?) for
+    every pair of a kind, each asked alone."""
+    grid = settle(tall_board(board_seed)).grid()
+    col, kind, first = tiles(grid)
+    rng = random.Random(may_seed)
+    may = np.array([rng.random() < 0.7 for _ in col])
+    joined = joined_in_confined_play(grid, may)
+    return [
+        (sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20), (x, y) in joined)
+        for x, y in itertools.combinations(range(len(col)), 2)
+        if kind[x] == kind[y]
+    ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000))
+def test_a_pair_joined_in_confined_play_is_never_sealed(board_seed, may_seed):
+    for proved, joined in verdicts(board_seed, may_seed):
+        assert proved is not None
+        assert not (proved and joined)
+
+
+def test_both_verdicts_come_and_the_schedules_found_are_real():
+    answers = [answer for seed in range(25) for answer in verdicts(seed, seed)]
+    proofs = sum(proved for proved, _ in answers)
+    assert proofs > 60 and len(answers) - proofs > 60
+    # exact on these boards: a schedule found is a play (steps shared by pairs never helped)
+    assert all(proved or joined for proved, joined in answers)
+
+
+def test_several_ways_are_sealed_only_when_each_is():
+    grid = settle(tall_board(7)).grid()
+    col, kind, first = tiles(grid)
+    may = np.zeros(len(col), bool)
+    may[::2] = True
+    joined = joined_in_confined_play(grid, may)
+    ways = [
+        (x, y)
+        for x, y in itertools.combinations(range(len(col)), 2)
+        if kind[x] == kind[y] and not (may[x] and may[y])
+    ]
+    width = grid.shape[1]
+    each = [sealed(col, kind, first, width, may, [way], 20) for way in ways]
+    assert sealed(col, kind, first, width, may, ways, 20) == all(each)
+    assert all(each) == (not any(way in joined for way in ways))
+    assert sealed(col, kind, first, width, may, [], 20) is True  # no way out at all
+
+
+def test_a_stopped_proof_gives_up():
+    grid = settle(tall_board(3)).grid()
+    col, kind, first = tiles(grid)
+    proof = Proof()
+    proof.stop()
+    may = np.ones(len(col), bool)
+    may[0] = False
+    partner = next(t for t in range(1, len(col)) if kind[t] == kind[0])
+    assert proof.sealed(col, kind, first, grid.shape[1], may, [(0, partner)], 20) is None
+
+
+def test_the_search_ended_by_a_seal_has_the_brute_forces_verdict_and_tiles():
+    ended_by_a_seal = 0
+    for board in ringed_boards(100):
+        taken, clearable, _, _ = reachable(board.grid())
+        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        every.bounds.seal_after = 0  # tried at every pause, once per `may`
+        status = finish_in_steps(every)
+        assert status == (SOLVED if clearable else DEAD), str(board)
+        if status == DEAD:
+            assert set(np.flatnonzero(every.may)) == taken, str(board)
+        ended_by_a_seal += every.bounds.sealed
+    assert ended_by_a_seal > 8
+
+
+def finish_in_steps(every: Exhaust) -> int:
+    """`every` stepped a few positions at a time (a seal is tried at a pause) to its end."""
+    while (status := every.step(3)) not in (SOLVED, DEAD):
+        pass
+    return status
+
+
+def test_without_the_ring_nothing_is_sealed():
+    for seed in range(20):
+        board = settle(tall_board(seed))
+        board = type(board).parse(str(board), gravity=True, ring=False)
+        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        every.bounds.seal_after = 0
+        status, plain = finish_in_steps(every), finish(board)[0]
+        assert status == plain and not every.bounds.sealed

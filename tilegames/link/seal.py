@@ -1,0 +1,213 @@
+"""No way out of `may`: a proof, by constraint programming, that confined play never leaves it.
+
+The exhaustive search under gravity (`exhaust.Exhaust`) confines play to `may`, the tiles seen to
+go, and widens it when a position offers a move with a tile outside it. On the deals that die
+young `may` stops growing early (24x12 with 72 kinds x 4, seed 79: after 0.7 of 7.7 million
+positions), and the rest of the search only shows that the few pairs `closure.pairable` could
+not rule out, the ways out, are never joinable. This module asks that question directly.
+
+Under gravity a position is the set of tiles gone, and whether two tiles are joinable depends
+only on how many tiles each column holds and how many lie under the two: a path of at most two
+turns goes over both tops (the ring above), under both (the ring below, both on the bottom row),
+straight along one row, up and over from a top, or along a row to some column, along it, and
+along a row again, and a row of a column is empty exactly when the column is lower. So a play
+inside `may` is a schedule: each tile of `may` goes at some step or stays, the tiles of a kind
+go in pairs at one step, every pair is joinable when it goes (counting as there every tile that
+goes at that step or later), and at the end some way out is joinable. CP-SAT looks for one. If
+there is none (INFEASIBLE), no play inside `may` ever offers a way out, so no play takes a tile
+outside it, and with a tile outside it no play clears the board. Steps may be shared by several
+pairs, which only admits more schedules: the proof stays sound. A schedule found proves nothing
+(`False`), and neither does running out of time (`None`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import BoundedLinearExpression, IntVar, LinearExprT
+
+    Condition = BoundedLinearExpression | bool | np.bool_
+
+
+class _Schedule:
+    """The model: a step for each tile of `may`, whether it goes, and which pairs go."""
+
+    def __init__(
+        self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int, may: np.ndarray
+    ) -> None:
+        from ortools.sat.python import cp_model  # heavy (0.3 s): only when a proof is tried
+
+        self.model = model = cp_model.CpModel()
+        self.col = [int(c) for c in col]
+        self.first = [int(f) for f in first]
+        self.may = [bool(m) for m in may]
+        self.width = width
+        tiles = [t for t, m in enumerate(self.may) if m]
+        self.step = {t: model.new_int_var(0, len(tiles), f"step{t}") for t in tiles}
+        self.gone = {t: model.new_bool_var(f"gone{t}") for t in tiles}
+        self._before: dict[tuple[int, int], IntVar] = {}
+        of_kind: dict[int, list[int]] = {}
+        for t in tiles:
+            of_kind.setdefault(int(kind[t]), []).append(t)
+        for same in of_kind.values():
+            goes_with: dict[int, list[IntVar]] = {t: [] for t in same}
+            for i, x in enumerate(same):
+                for y in same[i + 1 :]:
+                    pair = model.new_bool_var(f"pair{x},{y}")
+                    goes_with[x].append(pair)
+                    goes_with[y].append(pair)
+                    model.add(self.step[x] == self.step[y]).only_enforce_if(pair)
+                    self.joinable(x, y, x, pair)
+            for t in same:
+                model.add(sum(goes_with[t]) == self.gone[t])
+
+    def before(self, v: int, a: int) -> IntVar:
+        """Tile v of `may` goes at a step before a's (a literal)."""
+        if (v, a) not in self._before:
+            model, literal = self.model, self.model.new_bool_var(f"before{v},{a}")
+            model.add_implication(literal, self.gone[v])
+            model.add(self.step[v] < self.step[a]).only_enforce_if(literal)
+            model.add(self.step[v] >= self.step[a]).only_enforce_if([self.gone[v], ~literal])
+            self._before[v, a] = literal
+        return self._before[v, a]
+
+    def there(self, v: int, when: int | None) -> LinearExprT:
+        """1 if tile v is there when tile `when` goes (None: at the end), as an expression."""
+        if not self.may[v] or v == when:
+            return 1
+        return 1 - (self.gone[v] if when is None else self.before(v, when))
+
+    def height(self, c: int, when: int | None) -> LinearExprT:
+        """How many tiles column c holds then (the ring's columns: none)."""
+        if c == 0 or c == self.width - 1:
+            return 0
+        return sum(self.there(v, when) for v in range(self.first[c], self.first[c + 1]))
+
+    def level(self, t: int, when: int | None) -> LinearExprT:
+        """How many tiles lie under t then (its row, from the bottom)."""
+        return sum(self.there(v, when) for v in range(self.first[self.col[t]], t))
+
+    def joinable(self, x: int, y: int, when: int | None, enforce: IntVar) -> None:
+        """`enforce` implies that x and y are joinable then, by a path of at most two turns."""
+        model, col, may = self.model, self.col, self.may
+        cx, cy = col[x], col[y]
+        lx, ly = self.level(x, when), self.level(y, when)
+        above_x = range(x + 1, self.first[cx + 1])
+        above_y = range(y + 1, self.first[cy + 1])
+        can_top_x = all(may[v] for v in above_x)
+        can_top_y = all(may[v] for v in above_y)
+        ways: list[IntVar] = []
+
+        def way(*conditions: Condition) -> None:
+            literal = model.new_bool_var("")
+            for condition in conditions:
+                model.add(condition).only_enforce_if(literal)
+            ways.append(literal)
+
+        def gone(tiles: range) -> list[Condition]:
+            return [self.there(v, when) == 0 for v in tiles]
+
+        if cx != cy and can_top_x and can_top_y:
+            way(*gone(above_x), *gone(above_y))  # over both tops
+        if all(may[v] for v in range(self.first[cx], x)) and all(
+            may[v] for v in range(self.first[cy], y)
+        ):
+            way(lx == 0, ly == 0)  # under both
+        if cx == cy:
+            low, high = min(x, y), max(x, y)
+            if all(may[v] for v in range(low + 1, high)):
+                way(*gone(range(low + 1, high)))  # nothing left between
+        else:
+            between = range(min(cx, cy) + 1, max(cx, cy))
+            way(lx == ly, *(self.height(d, when) <= lx for d in between))  # one row
+        for k in range(self.width):  # along x's row to column k, along it, along y's row
+            if k == cx == cy:
+                continue
+            legs: list[Condition] = []
+            for c, level, other, can_top, above in (
+                (cx, lx, ly, can_top_x, above_x),
+                (cy, ly, lx, can_top_y, above_y),
+            ):
+                if k == c:  # up from t's top to the other's row
+                    if not can_top:
+                        break
+                    legs += [*gone(above), other > level]
+                else:
+                    toward = 1 if k > c else -1
+                    legs += [
+                        self.height(d, when) <= level for d in range(c + toward, k + toward, toward)
+                    ]
+            else:
+                way(*legs)
+        model.add_bool_or(ways).only_enforce_if(enforce)
+
+
+class Proof:
+    """`sealed`, which another thread may `stop`: a stopped proof gives up (None) at once, and
+    so does every later one."""
+
+    def __init__(self) -> None:
+        self._solver: object = None
+        self._stopped = False
+        self._lock = threading.Lock()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._stopped = True
+            if self._solver is not None:
+                self._solver.stop_search()  # type: ignore[attr-defined]
+
+    def sealed(
+        self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int,
+        may: np.ndarray, ways: Sequence[tuple[int, int]], seconds: float, work: float = 20.0,
+    ) -> bool | None:  # fmt: skip
+        """True if no play inside `may` ever makes one of `ways` joinable (pairs with a tile
+        outside `may`, of the tiles of `exhaust.tiles` in a padded grid `width` wide, with the
+        ring), False if CP-SAT finds a schedule that does, None if `seconds` or `work` (CP-SAT's
+        deterministic time, the same on every machine) ran out first, or the proof was
+        stopped."""
+        from ortools.sat.python import cp_model
+
+        if not ways:
+            return True
+        schedule = _Schedule(col, kind, first, width, may)
+        model, ends = schedule.model, []
+        for x, y in ways:
+            end = model.new_bool_var(f"end{x},{y}")
+            for t in (int(x), int(y)):
+                if schedule.may[t]:
+                    model.add(schedule.gone[t] == 0).only_enforce_if(end)
+            schedule.joinable(int(x), int(y), None, end)
+            ends.append(end)
+        model.add_bool_or(ends)
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1  # one worker: the same answer on every machine
+        solver.parameters.max_time_in_seconds = max(seconds, 0.01)
+        solver.parameters.max_deterministic_time = work
+        with self._lock:
+            if self._stopped:
+                return None
+            self._solver = solver
+        try:
+            status = solver.solve(model)
+        finally:
+            with self._lock:
+                self._solver = None
+        if status == cp_model.INFEASIBLE:
+            return True
+        if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+            return False
+        return None
+
+
+def sealed(
+    col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int, may: np.ndarray,
+    ways: Sequence[tuple[int, int]], seconds: float, work: float = 20.0,
+) -> bool | None:  # fmt: skip
+    """`Proof.sealed` once, with no other thread to stop it."""
+    return Proof().sealed(col, kind, first, width, may, ways, seconds, work)
