@@ -18,9 +18,9 @@ board): when `may` grows it is computed at once unless that would make them more
 it is stale no move is pruned by it, and the keys chosen by it are checked again (`revisit`)."""
 
 _SEAL_AFTER = 200_000
-"""Positions with `may` unchanged before the ways out of it are tried by `seal.sealed` (about a
-second on 24x12): the deals that die young have their final `may` by then (seed 79 after 0.7 of
-7.7 million positions), and most deals that do not are decided before."""
+"""Positions with `may` unchanged, at the least, before the ways out of it are tried by
+`seal.sealed` (about a second on 24x12): the deals that die young have their final `may` long
+before the end (seed 79 after 0.7 of 7.7 million positions)."""
 
 _SEAL_WORK = 30.0
 """CP-SAT's deterministic time for one proof (about seconds): the ways out of 24x12 deals with
@@ -50,6 +50,9 @@ class Bounds:
         self.grew_at = 0  # positions seen when `may` last grew
         self.until: float | None = None  # when a proof must give up (`time.perf_counter`)
         self.seal_after = _SEAL_AFTER
+        self.background = False  # `seal`'s proof in a thread of its own
+        self._proving = False
+        self._thread: threading.Thread | None = None
         self.sealed = False  # no play leaves `may` (`seal`)
         self._tried: np.ndarray | None = None  # the `may` last tried by `seal`
         self._proof = seal.Proof()
@@ -114,36 +117,58 @@ class Bounds:
         return changed | beside | (partners & new[None, :]).any(axis=1)
 
     def seal(self, nodes: int) -> bool:
-        """Try once per `may`, when it has not grown for `seal_after` positions, to prove that
-        no play inside it makes a way out joinable (`seal.sealed`); True once that is proved and
-        some tile is outside it: then no play clears the board. A thread that finds another
-        trying goes on at once."""
+        """True once it is proved that no play inside `may` makes a way out joinable
+        (`seal.sealed`) and some tile is outside it: then no play clears the board.
+
+        The proof is tried once per `may`, when `may` has not grown for `seal_after` positions
+        nor for as many as it took to reach it (a `may` still growing costs a proof that fails,
+        5 to 9 s on 24x12). It runs in this thread, or with `background` in a thread of its
+        own, which the search never waits for (not the same answer on every machine)."""
         with self._lock:
             if (
                 self.sealed
+                or self._proving
                 or not self.confined
                 or self.scouting
-                or nodes - self.grew_at < self.seal_after
+                or nodes - self.grew_at < max(self.seal_after, self.grew_at)
                 or self._tried is self.may
                 or self.may.all()
             ):
                 return self.sealed
             self._tried = may = self.may
+            self._proving = True
             if not self.current:
                 self.reckon()
             pairable = self.pairable
         ways = [
             (int(x), int(y)) for x, y in np.argwhere(np.triu(pairable, 1) & ~np.outer(may, may))
         ]
+        if not self.background:
+            return self._prove(may, ways)
+        self._thread = threading.Thread(
+            target=self._prove, args=(may, ways), name="tilegames-seal", daemon=True
+        )
+        self._thread.start()
+        return False
+
+    def _prove(self, may: np.ndarray, ways: list[tuple[int, int]]) -> bool:
+        """`seal`'s proof for `may` and its `ways` out: `sealed` if it holds."""
         seconds = _SEAL_WORK if self.until is None else self.until - time.perf_counter()
         width = self.grid.shape[1]
-        proved = self._proof.sealed(
-            self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK
-        )
+        try:
+            proved = self._proof.sealed(
+                self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK
+            )
+        finally:
+            with self._lock:
+                self._proving = False
         with self._lock:
-            self.sealed = bool(proved) and self.may is may
+            self.sealed = self.sealed or (bool(proved) and self.may is may)
             return self.sealed
 
     def stop(self) -> None:
-        """Give up a proof running in another thread (`seal`), and every later one."""
+        """Give up a proof running in another thread (`seal`), and every later one, and wait
+        for its thread to end (CP-SAT stops within milliseconds)."""
         self._proof.stop()
+        if self._thread is not None:
+            self._thread.join()

@@ -23,7 +23,7 @@ pairs, which only admits more schedules: the proof stays sound. A schedule found
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -34,12 +34,17 @@ if TYPE_CHECKING:
     Condition = BoundedLinearExpression | bool | np.bool_
 
 
+class _Stopped(Exception):
+    """The proof was stopped while its model was built."""
+
+
 class _Schedule:
     """The model: a step for each tile of `may`, whether it goes, and which pairs go."""
 
     def __init__(
-        self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int, may: np.ndarray
-    ) -> None:
+        self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int, may: np.ndarray,
+        stopped: Callable[[], bool] = lambda: False,
+    ) -> None:  # fmt: skip
         from ortools.sat.python import cp_model  # heavy (0.3 s): only when a proof is tried
 
         self.model = model = cp_model.CpModel()
@@ -55,6 +60,8 @@ class _Schedule:
         for t in tiles:
             of_kind.setdefault(int(kind[t]), []).append(t)
         for same in of_kind.values():
+            if stopped():
+                raise _Stopped  # a second or so of building: heard within a kind
             goes_with: dict[int, list[IntVar]] = {t: [] for t in same}
             for i, x in enumerate(same):
                 for y in same[i + 1 :]:
@@ -175,7 +182,10 @@ class Proof:
 
         if not ways:
             return True
-        schedule = _Schedule(col, kind, first, width, may)
+        try:
+            schedule = _Schedule(col, kind, first, width, may, lambda: self._stopped)
+        except _Stopped:
+            return None
         model, ends = schedule.model, []
         for x, y in ways:
             end = model.new_bool_var(f"end{x},{y}")

@@ -601,6 +601,7 @@ class _Moves(_Core):
         if beside:  # from the start: it costs the restarts nothing
             tables = Halves(grid, _EXHAUST_BYTES, False)
             tables.bounds.until = self.deadline  # a proof of `seal` gives up then
+            tables.bounds.background = True  # and never holds the search up
             self.alongside = Alongside(tables, self.deadline)
         if self.falling():  # the relaxation in full at the root: impossible deals end here
             return False
