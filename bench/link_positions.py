@@ -1,7 +1,7 @@
 """Lianliankan under gravity: how many positions a deal has, counted by the exhaustive search alone.
 
 Run: .venv/bin/python -m bench.link_positions [--size 24x12] [--kinds 72] [--timeout 60]
-     [--max-mb 3072] [--plain] SEED ...
+     [--max-mb 3072] [--plain] [--no-seal] SEED ...
 
 Each seed's uniformly random deal (`deal(..., solvable=False, gravity=True)`) goes to
 `exhaust.Exhaust` alone (no relaxation, no restarts) until it clears the board, runs out of
@@ -12,7 +12,8 @@ confined to the tiles seen to go (docs/link.md, solver item 12). The row then gi
 expanded; those among them whose key was checked again after `may` grew (revisited); the tiles
 that can ever go; after how many positions `may` last grew (counted in steps of 50,000); and how
 many ways out of `may` (pairs with a tile outside it) `closure.pairable` could not rule out at
-the end. The positions after `may` last grew only prove those never joinable (round 16). It
+the end. The positions after `may` last grew only prove those never joinable (round 16), unless
+`seal` proves it first (round 18: the verdict then says "sealed"; `--no-seal` turns it off). It
 tells how far a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided",
 rounds 7, 8 and 16).
 """
@@ -29,14 +30,17 @@ from tilegames.link.exhaust import DEAD, GROW, PAUSE, SOLVED, Exhaust
 
 
 def count(
-    width: int, height: int, kinds: int, seed: int, timeout: float, max_bytes: int, plain: bool
-) -> str:
+    width: int, height: int, kinds: int, seed: int, timeout: float, max_bytes: int, plain: bool,
+    seal: bool = True,
+) -> str:  # fmt: skip
     """One deal's row of the table."""
     board = deal(
         width, height, kinds, width * height // kinds, seed=seed, gravity=True, solvable=False
     )
     started = time.perf_counter()
     every = Exhaust(board.grid(), max_bytes, confine=not plain)
+    if not seal:
+        every.bounds.seal_after = 1 << 62
     status, grew, tiles_may = PAUSE, 0, 0
     while status == PAUSE and time.perf_counter() - started < timeout:
         status = every.step(50_000)
@@ -44,6 +48,8 @@ def count(
             grew, tiles_may = every.nodes, now
     took = time.perf_counter() - started
     verdict = {SOLVED: "clearable", DEAD: "impossible", GROW: "table full", PAUSE: "undecided"}
+    if every.bounds.sealed:
+        verdict[DEAD] = "impossible (sealed)"
     positions = f"{every.nodes:,}" if status == DEAD else f"more than {every.nodes:,}"
     if status == SOLVED:
         positions = f"cleared after {every.nodes:,}"
@@ -66,6 +72,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per deal")
     parser.add_argument("--max-mb", type=int, default=3072, help="most memory for the table")
     parser.add_argument("--plain", action="store_true", help="round 7's search: not confined")
+    parser.add_argument("--no-seal", action="store_true", help="no proof by `seal` (round 17)")
     args = parser.parse_args()
     width, height = (int(part) for part in args.size.split("x"))
     count(6, 4, 6, 0, 60.0, 1 << 26, args.plain)  # the kernels compiled outside the timing
@@ -81,7 +88,10 @@ def main() -> None:
         )
         print("|---|---|---|---|---|---|---|---|", flush=True)
     for seed in args.seeds:
-        row = count(width, height, args.kinds, seed, args.timeout, args.max_mb << 20, args.plain)
+        row = count(
+            width, height, args.kinds, seed, args.timeout, args.max_mb << 20, args.plain,
+            not args.no_seal,
+        )  # fmt: skip
         print(row, flush=True)
 
 
