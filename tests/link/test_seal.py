@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import threading
 
 import numpy as np
 from hypothesis import given, settings
@@ -81,15 +82,18 @@ def test_several_ways_are_sealed_only_when_each_is():
     assert sealed(col, kind, first, width, may, [], 20) is True  # no way out at all
 
 
-def test_a_stopped_proof_gives_up():
+def test_a_stopped_or_stale_proof_gives_up():
     grid = settle(tall_board(3)).grid()
     col, kind, first = tiles(grid)
-    proof = Proof()
-    proof.stop()
     may = np.ones(len(col), bool)
     may[0] = False
     partner = next(t for t in range(1, len(col)) if kind[t] == kind[0])
-    assert proof.sealed(col, kind, first, grid.shape[1], may, [(0, partner)], 20) is None
+    width, ways = grid.shape[1], [(0, partner)]
+    assert Proof().sealed(col, kind, first, width, may, ways, 20) is not None
+    assert Proof().sealed(col, kind, first, width, may, ways, 20, stale=lambda: True) is None
+    proof = Proof()
+    proof.stop()
+    assert proof.sealed(col, kind, first, width, may, ways, 20) is None
 
 
 def test_the_search_ended_by_a_seal_has_the_brute_forces_verdict_and_tiles():
@@ -121,3 +125,23 @@ def test_without_the_ring_nothing_is_sealed():
         every.bounds.seal_after = 0
         status, plain = finish_in_steps(every), finish(board)[0]
         assert status == plain and not every.bounds.sealed
+
+
+def test_proofs_in_a_thread_of_their_own_keep_the_verdicts_and_end_with_the_search():
+    sealed_in_a_thread = 0
+    for board in ringed_boards(40):
+        taken, clearable, _, _ = reachable(board.grid())
+        tables = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        bounds = tables.bounds
+        bounds.seal_after, bounds.background = 0, True
+        while (status := tables.step(3)) not in (SOLVED, DEAD):
+            for thread in threading.enumerate():  # let a proof end before the search does
+                if thread.name == "tilegames-seal":
+                    thread.join()
+        bounds.stop()
+        assert not any(t.name == "tilegames-seal" for t in threading.enumerate())
+        assert status == (SOLVED if clearable else DEAD), str(board)
+        if status == DEAD:
+            assert set(np.flatnonzero(tables.may)) == taken, str(board)
+        sealed_in_a_thread += bounds.sealed
+    assert sealed_in_a_thread > 0

@@ -72,6 +72,7 @@ class Bounds:
             may[tiles] = True
             self.may = may
             self.grew_at = nodes
+            self._proof.cancel()  # of the older `may`: it can only fail now
             self.current = False
             if self.version * _RECKON <= nodes:
                 self.reckon()
@@ -121,16 +122,17 @@ class Bounds:
         (`seal.sealed`) and some tile is outside it: then no play clears the board.
 
         The proof is tried once per `may`, when `may` has not grown for `seal_after` positions
-        nor for as many as it took to reach it (a `may` still growing costs a proof that fails,
-        5 to 9 s on 24x12). It runs in this thread, or with `background` in a thread of its
-        own, which the search never waits for (not the same answer on every machine)."""
+        nor for half as many as it took to reach it (a `may` still growing costs a proof that
+        fails, 5 to 9 s on 24x12, unless `may` grows meanwhile: that cancels it). It runs in
+        this thread, or with `background` in a thread of its own, which the search never waits
+        for (not the same answer on every machine)."""
         with self._lock:
             if (
                 self.sealed
                 or self._proving
                 or not self.confined
                 or self.scouting
-                or nodes - self.grew_at < max(self.seal_after, self.grew_at)
+                or nodes - self.grew_at < max(self.seal_after, self.grew_at // 2)
                 or self._tried is self.may
                 or self.may.all()
             ):
@@ -157,8 +159,9 @@ class Bounds:
         width = self.grid.shape[1]
         try:
             proved = self._proof.sealed(
-                self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK
-            )
+                self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK,
+                lambda: self.may is not may,
+            )  # fmt: skip
         finally:
             with self._lock:
                 self._proving = False
@@ -170,5 +173,6 @@ class Bounds:
         """Give up a proof running in another thread (`seal`), and every later one, and wait
         for its thread to end (CP-SAT stops within milliseconds)."""
         self._proof.stop()
-        if self._thread is not None:
-            self._thread.join()
+        while self._thread is not None and self._thread.is_alive():
+            self._proof.cancel()  # again: the solver may have been about to start
+            self._thread.join(0.01)

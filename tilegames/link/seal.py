@@ -155,35 +155,46 @@ class _Schedule:
 
 
 class Proof:
-    """`sealed`, which another thread may `stop`: a stopped proof gives up (None) at once, and
-    so does every later one."""
+    """`sealed`, which another thread may `stop` (it gives up at once, and so does every later
+    proof) or `cancel` (the proof running now gives up)."""
 
     def __init__(self) -> None:
         self._solver: object = None
         self._stopped = False
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def stop(self) -> None:
         with self._lock:
             self._stopped = True
+            self.cancel()
+
+    def cancel(self) -> None:
+        """Stop the solver running now, if any (the proof's `stale` says why). A solver about to
+        start may miss it: call again until the proof has returned."""
+        with self._lock:
             if self._solver is not None:
                 self._solver.stop_search()  # type: ignore[attr-defined]
 
     def sealed(
         self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int,
         may: np.ndarray, ways: Sequence[tuple[int, int]], seconds: float, work: float = 20.0,
+        stale: Callable[[], bool] = lambda: False,
     ) -> bool | None:  # fmt: skip
         """True if no play inside `may` ever makes one of `ways` joinable (pairs with a tile
         outside `may`, of the tiles of `exhaust.tiles` in a padded grid `width` wide, with the
         ring), False if CP-SAT finds a schedule that does, None if `seconds` or `work` (CP-SAT's
         deterministic time, the same on every machine) ran out first, or the proof was
-        stopped."""
+        stopped, or cancelled once `stale()` (then `cancel` must follow whatever makes it so)."""
         from ortools.sat.python import cp_model
 
         if not ways:
             return True
+
+        def stopped() -> bool:
+            return self._stopped or stale()
+
         try:
-            schedule = _Schedule(col, kind, first, width, may, lambda: self._stopped)
+            schedule = _Schedule(col, kind, first, width, may, stopped)
         except _Stopped:
             return None
         model, ends = schedule.model, []
@@ -200,7 +211,7 @@ class Proof:
         solver.parameters.max_time_in_seconds = max(seconds, 0.01)
         solver.parameters.max_deterministic_time = work
         with self._lock:
-            if self._stopped:
+            if stopped():
                 return None
             self._solver = solver
         try:
