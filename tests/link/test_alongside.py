@@ -11,7 +11,8 @@ import pytest
 import tilegames.link.search as search
 from tilegames.link import Limits, SearchLimitError, deal, solve
 from tilegames.link.alongside import Alongside, Rival
-from tilegames.link.exhaust import DEAD, SOLVED, Exhaust
+from tilegames.link.bounds import Bounds
+from tilegames.link.exhaust import DEAD, SOLVED, Exhaust, tiles
 
 from .test_exhaust import finish, ringed_boards
 
@@ -61,6 +62,7 @@ def test_a_stop_or_the_deadline_ends_the_thread_with_no_verdict():
 def test_an_error_in_the_thread_reaches_the_caller():
     class Broken:
         nodes = 0
+        bounds = Bounds(np.zeros((3, 3), np.int32), *tiles(np.zeros((3, 3), np.int32)), True, 0)
 
         def step(self, budget: int) -> int:
             raise ValueError("broken table")

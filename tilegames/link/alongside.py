@@ -104,6 +104,8 @@ class Alongside:
                 return
 
     def stop(self) -> None:
-        """End the thread (within one chunk, or a proof given up) and wait for it."""
-        self.every.bounds.stop()
-        self._thread.stop()
+        """End the thread (within one chunk) and the proofs of `seal` it started, and wait."""
+        try:
+            self._thread.stop()
+        finally:
+            self.every.bounds.stop()
