@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
 from tests.link.test_exhaust import settled as settle
 from tilegames.link.exhaust import DEAD, SOLVED, Exhaust, tiles
-from tilegames.link.seal import Proof, sealed
+from tilegames.link.seal import Proof, replay, sealed
 
 
 def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int, int]]:
@@ -33,35 +33,46 @@ def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int,
     return joined
 
 
-def verdicts(board_seed: int, may_seed: int) -> list[tuple[bool | None, bool]]:
-    """For a settled tall board and a random `may`: (sealed?, joined in confined play?) for
-    every pair of a kind, each asked alone."""
+def verdicts(
+    board_seed: int, may_seed: int
+) -> list[tuple[bool | None, bool, tuple[int, int] | None]]:
+    """For a settled tall board and a random `may`: (sealed?, joined in confined play?, the way
+    joined by replaying the schedule found) for every pair of a kind, each asked alone."""
     grid = settle(tall_board(board_seed)).grid()
     col, kind, first = tiles(grid)
     rng = random.Random(may_seed)
     may = np.array([rng.random() < 0.7 for _ in col])
     joined = joined_in_confined_play(grid, may)
-    return [
-        (sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20), (x, y) in joined)
-        for x, y in itertools.combinations(range(len(col)), 2)
-        if kind[x] == kind[y]
-    ]
+    answers = []
+    for x, y in itertools.combinations(range(len(col)), 2):
+        if kind[x] == kind[y]:
+            proof = Proof()
+            proved = proof.sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20)
+            played = None
+            if proved is False:  # the schedule found, played, joins the pair at its end or not
+                played = replay(grid, col, kind, first, proof.schedule, [(x, y)])
+                assert played in (None, (x, y))
+                assert all(may[t] for step in proof.schedule for pair in step for t in pair)
+            answers.append((proved, (x, y) in joined, played))
+    return answers
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 10_000))
 def test_a_pair_joined_in_confined_play_is_never_sealed(board_seed, may_seed):
-    for proved, joined in verdicts(board_seed, may_seed):
+    for proved, joined, played in verdicts(board_seed, may_seed):
         assert proved is not None
         assert not (proved and joined)
+        assert not (played and not joined)  # a replay is a real play
 
 
-def test_both_verdicts_come_and_the_schedules_found_are_real():
+def test_both_verdicts_come_and_the_schedules_found_are_mostly_real():
     answers = [answer for seed in range(25) for answer in verdicts(seed, seed)]
-    proofs = sum(proved for proved, _ in answers)
+    proofs = sum(bool(proved) for proved, _, _ in answers)
     assert proofs > 60 and len(answers) - proofs > 60
-    # exact on these boards: a schedule found is a play (steps shared by pairs never helped)
-    assert all(proved or joined for proved, joined in answers)
+    assert all(proved or joined for proved, joined, _ in answers)  # exact on these boards
+    replayed = sum(played is not None for _, _, played in answers)
+    assert replayed > 0.8 * (len(answers) - proofs)  # steps shared by pairs spoil a few
 
 
 def test_several_ways_are_sealed_only_when_each_is():

@@ -53,6 +53,7 @@ class Bounds:
         self.background = False  # `seal`'s proof in a thread of its own
         self._proving = False
         self._thread: threading.Thread | None = None
+        self._asked_at = 0  # positions seen when the last proof was asked for
         self.sealed = False  # no play leaves `may` (`seal`)
         self._tried: np.ndarray | None = None  # the `may` last tried by `seal`
         self._proof = seal.Proof()
@@ -139,6 +140,7 @@ class Bounds:
                 return self.sealed
             self._tried = may = self.may
             self._proving = True
+            self._asked_at = nodes
             if not self.current:
                 self.reckon()
             pairable = self.pairable
@@ -153,8 +155,15 @@ class Bounds:
         self._thread.start()
         return False
 
+    @property
+    def proving(self) -> bool:
+        """Is a proof of `seal` running now?"""
+        return self._proving
+
     def _prove(self, may: np.ndarray, ways: list[tuple[int, int]]) -> bool:
-        """`seal`'s proof for `may` and its `ways` out: `sealed` if it holds."""
+        """`seal`'s proof for `may` and its `ways` out: `sealed` if it holds. When CP-SAT finds
+        a schedule instead, it is played (`seal.replay`), and if a way out is joinable at its end,
+        `may` grows by it at once."""
         seconds = _SEAL_WORK if self.until is None else self.until - time.perf_counter()
         width = self.grid.shape[1]
         try:
@@ -167,7 +176,12 @@ class Bounds:
                 self._proving = False
         with self._lock:
             self.sealed = self.sealed or (bool(proved) and self.may is may)
-            return self.sealed
+            if self.sealed or proved is not False:
+                return self.sealed
+        way = seal.replay(self.grid, self.col, self.kind, self.first, self._proof.schedule, ways)
+        if way is not None:  # a real play joins a way out: `may` grows now, not when play finds it
+            self.widen(np.array(way), self._asked_at)
+        return False
 
     def stop(self) -> None:
         """Give up a proof running in another thread (`seal`), and every later one, and wait

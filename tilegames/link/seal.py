@@ -53,8 +53,12 @@ class _Schedule:
         self.may = [bool(m) for m in may]
         self.width = width
         tiles = [t for t, m in enumerate(self.may) if m]
+        self.kept = [0] * width  # the tiles outside `may` in each column: they never go
+        for t, m in enumerate(self.may):
+            self.kept[self.col[t]] += not m
         self.step = {t: model.new_int_var(0, len(tiles), f"step{t}") for t in tiles}
         self.gone = {t: model.new_bool_var(f"gone{t}") for t in tiles}
+        self.pairs: list[tuple[int, int, IntVar]] = []  # each pair of a kind, and if it goes
         self._before: dict[tuple[int, int], IntVar] = {}
         of_kind: dict[int, list[int]] = {}
         for t in tiles:
@@ -66,6 +70,7 @@ class _Schedule:
             for i, x in enumerate(same):
                 for y in same[i + 1 :]:
                     pair = model.new_bool_var(f"pair{x},{y}")
+                    self.pairs.append((x, y, pair))
                     goes_with[x].append(pair)
                     goes_with[y].append(pair)
                     model.add(self.step[x] == self.step[y]).only_enforce_if(pair)
@@ -94,6 +99,10 @@ class _Schedule:
         if c == 0 or c == self.width - 1:
             return 0
         return sum(self.there(v, when) for v in range(self.first[c], self.first[c + 1]))
+
+    def most(self, t: int) -> int:
+        """The most tiles that can lie under t (its row when all are there)."""
+        return t - self.first[self.col[t]]
 
     def level(self, t: int, when: int | None) -> LinearExprT:
         """How many tiles lie under t then (its row, from the bottom)."""
@@ -131,14 +140,15 @@ class _Schedule:
                 way(*gone(range(low + 1, high)))  # nothing left between
         else:
             between = range(min(cx, cy) + 1, max(cx, cy))
-            way(lx == ly, *(self.height(d, when) <= lx for d in between))  # one row
+            if all(self.kept[d] <= min(self.most(x), self.most(y)) for d in between):
+                way(lx == ly, *(self.height(d, when) <= lx for d in between))  # one row
         for k in range(self.width):  # along x's row to column k, along it, along y's row
             if k == cx == cy:
                 continue
             legs: list[Condition] = []
-            for c, level, other, can_top, above in (
-                (cx, lx, ly, can_top_x, above_x),
-                (cy, ly, lx, can_top_y, above_y),
+            for t, c, level, other, can_top, above in (
+                (x, cx, lx, ly, can_top_x, above_x),
+                (y, cy, ly, lx, can_top_y, above_y),
             ):
                 if k == c:  # up from t's top to the other's row
                     if not can_top:
@@ -146,9 +156,10 @@ class _Schedule:
                     legs += [*gone(above), other > level]
                 else:
                     toward = 1 if k > c else -1
-                    legs += [
-                        self.height(d, when) <= level for d in range(c + toward, k + toward, toward)
-                    ]
+                    crossed = range(c + toward, k + toward, toward)
+                    if any(self.kept[d] > self.most(t) for d in crossed):
+                        break  # a column that never gets low enough
+                    legs += [self.height(d, when) <= level for d in crossed]
             else:
                 way(*legs)
         model.add_bool_or(ways).only_enforce_if(enforce)
@@ -160,6 +171,8 @@ class Proof:
 
     def __init__(self) -> None:
         self._solver: object = None
+        self.schedule: list[list[tuple[int, int]]] = []
+        """After a schedule was found (`sealed` False): its pairs, step by step."""
         self._stopped = False
         self._lock = threading.RLock()
 
@@ -222,6 +235,11 @@ class Proof:
         if status == cp_model.INFEASIBLE:
             return True
         if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
+            steps: dict[int, list[tuple[int, int]]] = {}
+            for x, y, pair in schedule.pairs:
+                if solver.boolean_value(pair):
+                    steps.setdefault(solver.value(schedule.step[x]), []).append((x, y))
+            self.schedule = [steps[step] for step in sorted(steps)]
             return False
         return None
 
@@ -232,3 +250,44 @@ def sealed(
 ) -> bool | None:  # fmt: skip
     """`Proof.sealed` once, with no other thread to stop it."""
     return Proof().sealed(col, kind, first, width, may, ways, seconds, work)
+
+
+def replay(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray,
+    schedule: Sequence[Sequence[tuple[int, int]]], ways: Sequence[tuple[int, int]],
+) -> tuple[int, int] | None:  # fmt: skip
+    """Play a schedule found by `Proof.sealed` (its pairs step by step, a step's pairs in any
+    order that works) on the padded, compact `grid` under gravity: the first of `ways` joinable
+    at its end (a real play makes it so), or None when a pair is not joinable on its turn (steps
+    shared by pairs can ask for that) or no way is."""
+    from tilegames.link.path import joinable
+
+    gone = np.zeros(len(col), bool)
+    frame = np.where(grid > 0, 0, grid).astype(grid.dtype)
+    bottom = grid.shape[0] - 2
+
+    def position() -> tuple[np.ndarray, np.ndarray]:
+        board, row = frame.copy(), np.zeros(len(col), np.int64)
+        for c in range(1, grid.shape[1] - 1):
+            there = [t for t in range(first[c], first[c + 1]) if not gone[t]]
+            for j, t in enumerate(there):
+                board[bottom - j, c], row[t] = kind[t], bottom - j
+        return board, row
+
+    def join(board: np.ndarray, row: np.ndarray, x: int, y: int) -> bool:
+        return bool(joinable(board, row[x], col[x], row[y], col[y]))
+
+    for step in schedule:
+        left = list(step)
+        while left:
+            board, row = position()
+            playable = [i for i, (x, y) in enumerate(left) if join(board, row, x, y)]
+            if not playable:
+                return None
+            x, y = left.pop(playable[0])
+            gone[x] = gone[y] = True
+    board, row = position()
+    for x, y in ways:
+        if not (gone[x] or gone[y]) and join(board, row, x, y):
+            return x, y
+    return None

@@ -655,6 +655,12 @@ class _Moves(_Core):
         until = time.perf_counter() + seconds
         chunk = 256
         while True:
+            if shared and every.bounds.proving:  # this core to the proof of `seal` beside
+                time.sleep(0.002)
+                self.clock()
+                if time.perf_counter() >= until:
+                    return None
+                continue
             budget = chunk
             if self.max_nodes is not None:
                 budget = min(budget, self.max_nodes - self.nodes)
