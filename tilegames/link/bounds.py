@@ -123,8 +123,8 @@ class Bounds:
         (`seal.sealed`) and some tile is outside it: then no play clears the board.
 
         The proof is tried once per `may`, when `may` has not grown for `seal_after` positions
-        nor for half as many as it took to reach it (a `may` still growing costs a proof that
-        fails, 5 to 9 s on 24x12, unless `may` grows meanwhile: that cancels it). It runs in
+        nor for a quarter as many as it took to reach it (a `may` still growing costs a proof
+        that fails, about a second on 24x12, unless `may` grows meanwhile: that cancels it). It runs in
         this thread, or with `background` in a thread of its own, which the search never waits
         for (not the same answer on every machine)."""
         with self._lock:
@@ -133,7 +133,7 @@ class Bounds:
                 or self._proving
                 or not self.confined
                 or self.scouting
-                or nodes - self.grew_at < max(self.seal_after, self.grew_at // 2)
+                or nodes - self.grew_at < max(self.seal_after, self.grew_at // 4)
                 or self._tried is self.may
                 or self.may.all()
             ):

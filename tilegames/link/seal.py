@@ -259,7 +259,8 @@ def replay(
     """Play a schedule found by `Proof.sealed` (its pairs step by step, a step's pairs in any
     order that works) on the padded, compact `grid` under gravity: the first of `ways` joinable
     at its end (a real play makes it so), or None when a pair is not joinable on its turn (steps
-    shared by pairs can ask for that) or no way is."""
+    shared by pairs can ask for that, when no order of a step's pairs works within 1,000
+    positions) or no way is."""
     from tilegames.link.path import joinable
 
     gone = np.zeros(len(col), bool)
@@ -277,15 +278,28 @@ def replay(
     def join(board: np.ndarray, row: np.ndarray, x: int, y: int) -> bool:
         return bool(joinable(board, row[x], col[x], row[y], col[y]))
 
+    tries = [1000]  # positions looked at, at most: a step of many pairs has many orders
+
+    def play(left: list[tuple[int, int]]) -> bool:
+        """Play all of `left` in some order (depth first over the orders), True if one works;
+        the tiles go either way, since later steps depend only on which tiles are gone."""
+        if not left:
+            return True
+        tries[0] -= 1
+        if tries[0] < 0:
+            return False
+        board, row = position()
+        for i, (x, y) in enumerate(left):
+            if join(board, row, x, y):
+                gone[x] = gone[y] = True
+                if play(left[:i] + left[i + 1 :]):
+                    return True
+                gone[x] = gone[y] = False
+        return False
+
     for step in schedule:
-        left = list(step)
-        while left:
-            board, row = position()
-            playable = [i for i, (x, y) in enumerate(left) if join(board, row, x, y)]
-            if not playable:
-                return None
-            x, y = left.pop(playable[0])
-            gone[x] = gone[y] = True
+        if not play(list(step)):
+            return None
     board, row = position()
     for x, y in ways:
         if not (gone[x] or gone[y]) and join(board, row, x, y):
