@@ -1,5 +1,6 @@
 """What confined play knows (`exhaust.Exhaust`): the tiles that may go, the pairs that could be
-joined, and the versions of those by which keys were chosen. One `Bounds` serves every table of
+joined, the versions of those by which keys were chosen, and whether play is proved never to
+leave `may` (`seal`). One `Bounds` serves every table of
 a search (`halves.Halves`): `may` is replaced, never changed in place, so a kernel running on
 the old array sees one `may` from start to end."""
 
@@ -24,7 +25,8 @@ before the end (seed 79 after 0.7 of 7.7 million positions)."""
 
 _SEAL_WORK = 30.0
 """CP-SAT's deterministic time for one proof (about seconds): the ways out of 24x12 deals with
-72 kinds x 4 take 2 to 5, seed 37's 21 about 20."""
+72 kinds x 4 take 0.3 to 2.7, seed 37's 21 about 8. Without a deadline the wall clock allows
+four times as much, so that the answer is the same on every machine."""
 
 
 class Bounds:
@@ -47,17 +49,17 @@ class Bounds:
         self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then
         self.versions: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.current = False  # `pairable` is of `may` as it is now
+        self._lock = threading.RLock()  # `now` reads the four above as one
         self.grew_at = 0  # positions seen when `may` last grew
-        self.until: float | None = None  # when a proof must give up (`time.perf_counter`)
+        self.sealed = False  # no play leaves `may` (`seal`)
         self.seal_after = _SEAL_AFTER
+        self.until: float | None = None  # when a proof must give up (`time.perf_counter`)
         self.background = False  # `seal`'s proof in a thread of its own
+        self._proof = seal.Proof()
         self._proving = False
         self._thread: threading.Thread | None = None
-        self._asked_at = 0  # positions seen when the last proof was asked for
-        self.sealed = False  # no play leaves `may` (`seal`)
         self._tried: np.ndarray | None = None  # the `may` last tried by `seal`
-        self._proof = seal.Proof()
-        self._lock = threading.RLock()  # `now` reads the four above as one
+        self._asked_at = 0  # positions seen when the last proof was asked for
 
     def now(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int]:
         """`may`, `pairable`, `pinned`, `current` and `version`, all of one moment."""
@@ -124,9 +126,9 @@ class Bounds:
 
         The proof is tried once per `may`, when `may` has not grown for `seal_after` positions
         nor for a quarter as many as it took to reach it (a `may` still growing costs a proof
-        that fails, about a second on 24x12, unless `may` grows meanwhile: that cancels it). It runs in
-        this thread, or with `background` in a thread of its own, which the search never waits
-        for (not the same answer on every machine)."""
+        that fails, about a second on 24x12, unless `may` grows meanwhile: that cancels it).
+        It runs in this thread, or with `background` in a thread of its own, which the search
+        never waits for (not the same answer on every machine)."""
         with self._lock:
             if (
                 self.sealed
@@ -164,7 +166,7 @@ class Bounds:
         """`seal`'s proof for `may` and its `ways` out: `sealed` if it holds. When CP-SAT finds
         a schedule instead, it is played (`seal.replay`), and if a way out is joinable at its end,
         `may` grows by it at once."""
-        seconds = _SEAL_WORK if self.until is None else self.until - time.perf_counter()
+        seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
         width = self.grid.shape[1]
         try:
             proved = self._proof.sealed(
