@@ -29,6 +29,11 @@ _SEAL_WORK = 30.0
 four times as much, so that the answer is the same on every machine."""
 
 
+def ways_out(may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
+    """The pairs `pairable` allows with a tile outside `may`, each once (rows x, y with x < y)."""
+    return np.argwhere(np.triu(pairable, 1) & ~np.outer(may, may))
+
+
 class Bounds:
     """`may`, `pairable` and `pinned` (`closure.reckon` of `may`, when `current`) for the tiles
     of a grid (`exhaust.tiles`), and the versions of them that keys were chosen by."""
@@ -146,9 +151,7 @@ class Bounds:
             if not self.current:
                 self.reckon()
             pairable = self.pairable
-        ways = [
-            (int(x), int(y)) for x, y in np.argwhere(np.triu(pairable, 1) & ~np.outer(may, may))
-        ]
+        ways = [(int(x), int(y)) for x, y in ways_out(may, pairable)]
         if not self.background:
             return self._prove(may, ways)
         self._thread = threading.Thread(
@@ -168,6 +171,7 @@ class Bounds:
         `may` grows by it at once."""
         seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
         width = self.grid.shape[1]
+        proved = None
         try:
             proved = self._proof.sealed(
                 self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK,
@@ -176,10 +180,9 @@ class Bounds:
         finally:
             with self._lock:
                 self._proving = False
-        with self._lock:
-            self.sealed = self.sealed or (bool(proved) and self.may is may)
-            if self.sealed or proved is not False:
-                return self.sealed
+                self.sealed = self.sealed or (proved is True and self.may is may)
+        if self.sealed or proved is not False:
+            return self.sealed
         way = seal.replay(self.grid, self.col, self.kind, self.first, self._proof.schedule, ways)
         if way is not None:  # a real play joins a way out: `may` grows now, not when play finds it
             self.widen(np.array(way), self._asked_at)

@@ -35,11 +35,12 @@ _REL_MOST = 12
 
 
 @njit(cache=True)
-def _column(
+def stack_column(
     grid: np.ndarray, c: int, col_first: np.ndarray, kind: np.ndarray, present: np.ndarray,
     bottom: int, row_of: np.ndarray,
 ) -> None:  # fmt: skip
-    """Stack column c's present tiles from the bottom, noting each tile's row."""
+    """Stack column c's present tiles from the bottom (tiles numbered as `exhaust.tiles` numbers
+    them), emptying the cells above, and note each tile's row."""
     j = 0
     for t in range(col_first[c], col_first[c + 1]):
         if present[t]:
@@ -165,7 +166,7 @@ def _joined(
     for t in range(col.shape[0]):
         present[t] = (not may[t]) or kept[unit[t]]
     for c in range(1, w - 1):
-        _column(g, c, first, kind, present, h - 2, row_of)
+        stack_column(g, c, first, kind, present, h - 2, row_of)
     return joinable(g, row_of[a], col[a], row_of[b], col[b])
 
 
@@ -300,7 +301,7 @@ def reckon(
     row_of = np.zeros(n, np.int64)
     never = ~may
     for c in range(1, w - 1):
-        _column(base, c, first, kind, never, bottom, row_of)
+        stack_column(base, c, first, kind, never, bottom, row_of)
     # more predecessors: u is one of v's if v is joined in none of its ways while u is there;
     # each found keeps more units there in the tests after it, so to a fixed point
     ways = np.zeros((_WAYS + 1, size), np.bool_)

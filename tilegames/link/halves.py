@@ -116,7 +116,8 @@ class Halves:
                     self.status, self.found = status, table
         if status == PAUSE and self.bounds.seal(self.nodes):
             with self._lock:  # no play leaves `may` (`seal`)
-                self.status = self.status if self.status is not None else DEAD
+                if self.status is None:
+                    self.status = DEAD
                 return self.status
         return PAUSE if status == DEAD else status
 

@@ -28,6 +28,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tilegames.link.closure import stack_column
+from tilegames.link.path import joinable
+
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import BoundedLinearExpression, IntVar, LinearExprT
 
@@ -261,18 +264,13 @@ def replay(
     at its end (a real play makes it so), or None when a pair is not joinable on its turn (steps
     shared by pairs can ask for that, when no order of a step's pairs works within 1,000
     positions) or no way is."""
-    from tilegames.link.path import joinable
-
     gone = np.zeros(len(col), bool)
-    frame = np.where(grid > 0, 0, grid).astype(grid.dtype)
     bottom = grid.shape[0] - 2
 
     def position() -> tuple[np.ndarray, np.ndarray]:
-        board, row = frame.copy(), np.zeros(len(col), np.int64)
+        board, row = grid.copy(), np.zeros(len(col), np.int64)
         for c in range(1, grid.shape[1] - 1):
-            there = [t for t in range(first[c], first[c + 1]) if not gone[t]]
-            for j, t in enumerate(there):
-                board[bottom - j, c], row[t] = kind[t], bottom - j
+            stack_column(board, c, first, kind, ~gone, bottom, row)
         return board, row
 
     def join(board: np.ndarray, row: np.ndarray, x: int, y: int) -> bool:
