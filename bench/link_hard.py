@@ -109,11 +109,17 @@ def arcade_kinds(width: int, height: int) -> list[int]:
     return [k for k in range(1, 73) if cells % k == 0 and (cells // k) % 2 == 0]
 
 
-def run(boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout: float) -> dict:
-    """Each board with each solver in turn (interleaved): verdict counts, times, nodes."""
+def run(
+    boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout: float,
+    slow: float | None = None,
+) -> dict:  # fmt: skip
+    """Each board with each solver in turn (interleaved): verdict counts, times, nodes. With
+    `slow`, a line for each deal that some solver took longer than that on."""
     stats = {name: [0, 0, 0, 0.0, 0, 0.0, [], 0.0] for name in solvers}
     # yes, no, undecided, slowest, most nodes, total seconds, undecided seeds, CPU seconds
+    words = {True: "clearable", False: "impossible", None: "undecided"}
     for seed, board in enumerate(boards):
+        times: list[tuple[str, float, bool | None]] = []
         for name, solver in solvers.items():
             start = time.perf_counter()
             verdict, nodes, cpu = solver(board, timeout)
@@ -126,10 +132,17 @@ def run(boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout
             row[7] += cpu
             if verdict is None:
                 row[6].append(seed)
+            times.append((name, took, verdict))
+        if slow is not None and any(took > slow for _, took, _ in times):
+            each = (f"{name} {took:.2f} s {words[verdict]}" for name, took, verdict in times)
+            print(f"  seed {seed}: " + ", ".join(each), flush=True)
     return stats
 
 
-def table(configs, deals: int, timeout: float, solvers: dict[str, Callable[..., Verdict]]) -> None:
+def table(
+    configs, deals: int, timeout: float, solvers: dict[str, Callable[..., Verdict]],
+    slow: float | None = None,
+) -> None:  # fmt: skip
     print(
         "| size | kinds × copies | gravity | deals | solver | clearable | impossible | undecided "
         "| mean | mean CPU | slowest | most nodes | load |\n"
@@ -142,7 +155,7 @@ def table(configs, deals: int, timeout: float, solvers: dict[str, Callable[..., 
             deal(width, height, kinds, copies, seed=s, gravity=gravity, solvable=clearable)
             for s in range(deals)
         ]
-        stats = run(boards, solvers, timeout)
+        stats = run(boards, solvers, timeout, slow)
         what = "constructed" if clearable else "random"
         for name, (yes, no, undecided, slowest, nodes, total, seeds, cpu) in stats.items():
             undecided_text = f"{undecided} (seeds {seeds[:40]})" if undecided else "0"
@@ -168,6 +181,9 @@ def main() -> None:
     )
     parser.add_argument("--before", default="main", help="git revision of the 'before' solver")
     parser.add_argument("--no-before", action="store_true", help="today's solver only")
+    parser.add_argument(
+        "--slow", type=float, metavar="SECONDS", help="a line for each deal slower than this"
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0]
     print(
@@ -205,7 +221,7 @@ def main() -> None:
             before(board, 5.0)
         solvers = {"before": before, "after": new_solve}
     try:
-        table(configs, args.deals, args.timeout, solvers)
+        table(configs, args.deals, args.timeout, solvers, args.slow)
     finally:
         if before is not None:
             before.close()

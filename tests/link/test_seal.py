@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
 from tests.link.test_exhaust import settled as settle
 from tilegames.link.exhaust import DEAD, SOLVED, Exhaust, tiles
-from tilegames.link.seal import Proof, replay, sealed
+from tilegames.link.seal import Proof, joined, onward, replay, sealed
 
 
 def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int, int]]:
@@ -33,16 +33,14 @@ def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int,
     return joined
 
 
-def verdicts(
-    board_seed: int, may_seed: int
-) -> list[tuple[bool | None, bool, tuple[int, int] | None]]:
-    """For a settled tall board and a random `may`: (sealed?, joined in confined play?, the way
-    joined by replaying the schedule found) for every pair of a kind, each asked alone."""
+def verdicts(board_seed: int, may_seed: int) -> list[tuple[bool | None, bool, bool]]:
+    """For a settled tall board and a random `may`: (sealed?, joined in confined play?, joined
+    at the end of the schedule found, replayed?) for every pair of a kind, each asked alone."""
     grid = settle(tall_board(board_seed)).grid()
     col, kind, first = tiles(grid)
     rng = random.Random(may_seed)
     may = np.array([rng.random() < 0.7 for _ in col])
-    joined = joined_in_confined_play(grid, may)
+    confined = joined_in_confined_play(grid, may)
     answers = []
     for x, y in itertools.combinations(range(len(col)), 2):
         if kind[x] == kind[y]:
@@ -50,29 +48,48 @@ def verdicts(
             proved = proof.sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20)
             played = None
             if proved is False:  # the schedule found, played, joins the pair at its end or not
-                played = replay(grid, col, kind, first, proof.schedule, [(x, y)])
-                assert played in (None, (x, y))
+                gone = replay(grid, col, kind, first, proof.schedule)
+                played = gone is not None and (x, y) in joined(grid, col, kind, first, gone)
                 assert all(may[t] for step in proof.schedule for pair in step for t in pair)
-            answers.append((proved, (x, y) in joined, played))
+            answers.append((proved, (x, y) in confined, bool(played)))
     return answers
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 10_000))
 def test_a_pair_joined_in_confined_play_is_never_sealed(board_seed, may_seed):
-    for proved, joined, played in verdicts(board_seed, may_seed):
+    for proved, in_play, played in verdicts(board_seed, may_seed):
         assert proved is not None
-        assert not (proved and joined)
-        assert not (played and not joined)  # a replay is a real play
+        assert not (proved and in_play)
+        assert not (played and not in_play)  # a replay is a real play
 
 
 def test_both_verdicts_come_and_the_schedules_found_are_mostly_real():
     answers = [answer for seed in range(25) for answer in verdicts(seed, seed)]
     proofs = sum(bool(proved) for proved, _, _ in answers)
     assert proofs > 60 and len(answers) - proofs > 60
-    assert all(proved or joined for proved, joined, _ in answers)  # exact on these boards
-    replayed = sum(played is not None for _, _, played in answers)
+    assert all(proved or in_play for proved, in_play, _ in answers)  # exact on these boards
+    replayed = sum(played for _, _, played in answers)
     assert replayed > 0.8 * (len(answers) - proofs)  # steps shared by pairs spoil a few
+
+
+def test_plays_onward_take_only_tiles_some_play_takes_and_every_way_out_joinable():
+    grown = 0
+    for seed, board in enumerate(ringed_boards(60)):
+        grid = board.grid()
+        taken, _, _, positions = reachable(grid)
+        col, kind, first = tiles(grid)
+        rng = random.Random(seed)
+        may = np.array([rng.random() < 0.5 for _ in col])
+        for mask in rng.sample(sorted(positions), min(5, len(positions))):
+            gone = np.array([bool(mask >> t & 1) for t in range(len(col))])
+            here = joined(grid, col, kind, first, gone)
+            assert set(here) == joinable_at(grid)(mask)
+            new = set(np.flatnonzero(onward(grid, col, kind, first, gone, may, seed=seed)))
+            assert new <= taken - set(np.flatnonzero(may)), str(board)
+            assert {t for x, y in here for t in (x, y) if not may[t]} <= new, str(board)
+            grown += len(new) > len({t for x, y in here for t in (x, y) if not may[t]})
+    assert grown > 10  # the random plays take more than the pairs joinable at once
 
 
 def test_several_ways_are_sealed_only_when_each_is():
@@ -80,7 +97,7 @@ def test_several_ways_are_sealed_only_when_each_is():
     col, kind, first = tiles(grid)
     may = np.zeros(len(col), bool)
     may[::2] = True
-    joined = joined_in_confined_play(grid, may)
+    confined = joined_in_confined_play(grid, may)
     ways = [
         (x, y)
         for x, y in itertools.combinations(range(len(col)), 2)
@@ -89,7 +106,7 @@ def test_several_ways_are_sealed_only_when_each_is():
     width = grid.shape[1]
     each = [sealed(col, kind, first, width, may, [way], 20) for way in ways]
     assert sealed(col, kind, first, width, may, ways, 20) == all(each)
-    assert all(each) == (not any(way in joined for way in ways))
+    assert all(each) == (not any(way in confined for way in ways))
     assert sealed(col, kind, first, width, may, [], 20) is True  # no way out at all
 
 

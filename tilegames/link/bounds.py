@@ -167,8 +167,8 @@ class Bounds:
 
     def _prove(self, may: np.ndarray, ways: list[tuple[int, int]]) -> bool:
         """`seal`'s proof for `may` and its `ways` out: `sealed` if it holds. When CP-SAT finds
-        a schedule instead, it is played (`seal.replay`), and if a way out is joinable at its end,
-        `may` grows by it at once."""
+        a schedule instead, it is played (`seal.replay`), and `may` grows at once by the tiles
+        outside it that plays from its end take (`seal.onward`): a way out, and often more."""
         seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
         width = self.grid.shape[1]
         proved = None
@@ -183,9 +183,12 @@ class Bounds:
                 self.sealed = self.sealed or (proved is True and self.may is may)
         if self.sealed or proved is not False:
             return self.sealed
-        way = seal.replay(self.grid, self.col, self.kind, self.first, self._proof.schedule, ways)
-        if way is not None:  # a real play joins a way out: `may` grows now, not when play finds it
-            self.widen(np.array(way), self._asked_at)
+        grid, col, kind, first = self.grid, self.col, self.kind, self.first
+        gone = seal.replay(grid, col, kind, first, self._proof.schedule)
+        if gone is not None:  # a real play: `may` grows by what plays on from there take
+            new = seal.onward(grid, col, kind, first, gone, may)
+            if new.any():
+                self.widen(np.flatnonzero(new), self._asked_at)
         return False
 
     def stop(self) -> None:

@@ -22,6 +22,7 @@ pairs, which only admits more schedules: the proof stays sound. A schedule found
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tilegames.link.closure import stack_column
-from tilegames.link.path import joinable
+from tilegames.link.path import find_pairs, joinable
 
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import BoundedLinearExpression, IntVar, LinearExprT
@@ -255,27 +256,40 @@ def sealed(
     return Proof().sealed(col, kind, first, width, may, ways, seconds, work)
 
 
+def _position(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, gone: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The padded, compact `grid` with the tiles `gone` gone, settled, and each tile's row."""
+    board, row = grid.copy(), np.zeros(len(col), np.int64)
+    for c in range(1, grid.shape[1] - 1):
+        stack_column(board, c, first, kind, ~gone, grid.shape[0] - 2, row)
+    return board, row
+
+
+def joined(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, gone: np.ndarray
+) -> list[tuple[int, int]]:
+    """The pairs x < y of tiles joinable once the tiles `gone` are gone (under gravity)."""
+    board, row = _position(grid, col, kind, first, gone)
+    tile = np.full(board.shape, -1, np.int64)
+    there = np.flatnonzero(~gone)
+    tile[row[there], col[there]] = there
+    pairs = (
+        sorted((int(tile[r1, c1]), int(tile[r2, c2])))
+        for r1, c1, r2, c2 in find_pairs(board, False)
+    )
+    return sorted((x, y) for x, y in pairs)
+
+
 def replay(
     grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray,
-    schedule: Sequence[Sequence[tuple[int, int]]], ways: Sequence[tuple[int, int]],
-) -> tuple[int, int] | None:  # fmt: skip
+    schedule: Sequence[Sequence[tuple[int, int]]],
+) -> np.ndarray | None:  # fmt: skip
     """Play a schedule found by `Proof.sealed` (its pairs step by step, a step's pairs in any
-    order that works) on the padded, compact `grid` under gravity: the first of `ways` joinable
-    at its end (a real play makes it so), or None when a pair is not joinable on its turn (steps
-    shared by pairs can ask for that, when no order of a step's pairs works within 1,000
-    positions) or no way is."""
+    order that works) on the padded, compact `grid` under gravity: the tiles gone at its end (a
+    real play took them), or None when a pair is not joinable on its turn (steps shared by pairs
+    can ask for that, when no order of a step's pairs works within 1,000 positions)."""
     gone = np.zeros(len(col), bool)
-    bottom = grid.shape[0] - 2
-
-    def position() -> tuple[np.ndarray, np.ndarray]:
-        board, row = grid.copy(), np.zeros(len(col), np.int64)
-        for c in range(1, grid.shape[1] - 1):
-            stack_column(board, c, first, kind, ~gone, bottom, row)
-        return board, row
-
-    def join(board: np.ndarray, row: np.ndarray, x: int, y: int) -> bool:
-        return bool(joinable(board, row[x], col[x], row[y], col[y]))
-
     tries = [1000]  # positions looked at, at most: a step of many pairs has many orders
 
     def play(left: list[tuple[int, int]]) -> bool:
@@ -286,9 +300,9 @@ def replay(
         tries[0] -= 1
         if tries[0] < 0:
             return False
-        board, row = position()
+        board, row = _position(grid, col, kind, first, gone)
         for i, (x, y) in enumerate(left):
-            if join(board, row, x, y):
+            if joinable(board, row[x], col[x], row[y], col[y]):
                 gone[x] = gone[y] = True
                 if play(left[:i] + left[i + 1 :]):
                     return True
@@ -298,8 +312,29 @@ def replay(
     for step in schedule:
         if not play(list(step)):
             return None
-    board, row = position()
-    for x, y in ways:
-        if not (gone[x] or gone[y]) and join(board, row, x, y):
-            return x, y
-    return None
+    return gone
+
+
+def onward(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, gone: np.ndarray,
+    may: np.ndarray, plays: int = 20, moves: int = 30, seed: int = 0,
+) -> np.ndarray:  # fmt: skip
+    """The tiles outside `may` that real plays from the position `gone` take (`may` may grow by
+    them): those of the pairs joinable there, and those of `plays` random plays of up to `moves`
+    moves from it, which take a pair with a tile new to them whenever there is one."""
+    rng = random.Random(seed)
+    new = np.zeros(len(col), bool)
+    for x, y in joined(grid, col, kind, first, gone):
+        new[[x, y]] |= not (may[x] and may[y])
+    for _ in range(plays):
+        left = gone.copy()
+        for _ in range(moves):
+            pairs = joined(grid, col, kind, first, left)
+            known = may | new
+            fresh = [(x, y) for x, y in pairs if not (known[x] and known[y])]
+            if not pairs:
+                break
+            x, y = rng.choice(fresh or pairs)
+            new[[x, y]] |= not (may[x] and may[y])
+            left[[x, y]] = True
+    return new & ~may
