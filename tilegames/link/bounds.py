@@ -65,6 +65,7 @@ class Bounds:
         self._thread: threading.Thread | None = None
         self._tried: np.ndarray | None = None  # the `may` last tried by `seal`
         self._asked_at = 0  # positions seen when the last proof was asked for
+        self._onward = False  # the last proof's schedule grew `may`: the next is tried at once
 
     def now(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int]:
         """`may`, `pairable`, `pinned`, `current` and `version`, all of one moment."""
@@ -131,7 +132,8 @@ class Bounds:
 
         The proof is tried once per `may`, when `may` has not grown for `seal_after` positions
         nor for a quarter as many as it took to reach it (a `may` still growing costs a proof
-        that fails, about a second on 24x12, unless `may` grows meanwhile: that cancels it).
+        that fails, about a second on 24x12, unless `may` grows meanwhile: that cancels it), or
+        at once when the last proof's schedule grew it (`_prove`): proofs then lead the growth.
         It runs in this thread, or with `background` in a thread of its own, which the search
         never waits for (not the same answer on every machine)."""
         with self._lock:
@@ -140,13 +142,17 @@ class Bounds:
                 or self._proving
                 or not self.confined
                 or self.scouting
-                or nodes - self.grew_at < max(self.seal_after, self.grew_at // 4)
+                or (
+                    not self._onward
+                    and nodes - self.grew_at < max(self.seal_after, self.grew_at // 4)
+                )
                 or self._tried is self.may
                 or self.may.all()
             ):
                 return self.sealed
             self._tried = may = self.may
             self._proving = True
+            self._onward = False
             self._asked_at = nodes
             if not self.current:
                 self.reckon()
@@ -189,6 +195,7 @@ class Bounds:
             new = seal.onward(grid, col, kind, first, gone, may)
             if new.any():
                 self.widen(np.flatnonzero(new), self._asked_at)
+                self._onward = True
         return False
 
     def stop(self) -> None:
