@@ -173,3 +173,32 @@ def test_proofs_in_a_thread_of_their_own_keep_the_verdicts_and_end_with_the_sear
             assert set(np.flatnonzero(tables.may)) == taken, str(board)
         sealed_in_a_thread += bounds.sealed
     assert sealed_in_a_thread > 0
+
+
+def test_a_schedule_that_grows_may_has_the_next_proof_tried_at_once(monkeypatch):
+    asked: list[int] = []
+    real = Proof.sealed
+
+    def counted(self, col, kind, first, width, may, *rest, **named):
+        asked.append(int(may.sum()))
+        return real(self, col, kind, first, width, may, *rest, **named)
+
+    monkeypatch.setattr(Proof, "sealed", counted)
+    chained = 0
+    for board in ringed_boards(60):
+        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        bounds = every.bounds
+        bounds.seal_after = 1 << 40  # by the rule, no proof before that many positions
+        every.step(1)
+        asked.clear()
+        before = int(bounds.may.sum())
+        late = 1 << 42
+        bounds.seal(late)  # the rule allows this one
+        if not asked:
+            continue  # nothing to prove: every tile may go
+        grown = int(bounds.may.sum()) > before
+        again = grown and not bounds.sealed and not bounds.may.all()  # else nothing to prove
+        bounds.seal(late + 1)  # `may` grew just now: only a schedule's growth allows this one
+        assert len(asked) == (2 if again else 1), str(board)
+        chained += again
+    assert chained > 3

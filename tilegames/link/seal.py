@@ -330,11 +330,12 @@ def onward(
         left = gone.copy()
         for _ in range(moves):
             pairs = joined(grid, col, kind, first, left)
-            known = may | new
-            fresh = [(x, y) for x, y in pairs if not (known[x] and known[y])]
             if not pairs:
                 break
+            known = may | new
+            fresh = [(x, y) for x, y in pairs if not (known[x] and known[y])]
             x, y = rng.choice(fresh or pairs)
             new[[x, y]] |= not (may[x] and may[y])
             left[[x, y]] = True
-    return new & ~may
+    taken: np.ndarray = new & ~may
+    return taken
