@@ -86,9 +86,10 @@ def test_plays_onward_take_only_tiles_some_play_takes_and_every_way_out_joinable
             here = joined(grid, col, kind, first, gone)
             assert set(here) == joinable_at(grid)(mask)
             new = set(np.flatnonzero(onward(grid, col, kind, first, gone, may, seed=seed)))
+            ways_there = {t for x, y in here for t in (x, y) if not may[t]}
             assert new <= taken - set(np.flatnonzero(may)), str(board)
-            assert {t for x, y in here for t in (x, y) if not may[t]} <= new, str(board)
-            grown += len(new) > len({t for x, y in here for t in (x, y) if not may[t]})
+            assert ways_there <= new, str(board)
+            grown += len(new) > len(ways_there)
     assert grown > 10  # the random plays take more than the pairs joinable at once
 
 

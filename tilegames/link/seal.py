@@ -274,11 +274,11 @@ def joined(
     tile = np.full(board.shape, -1, np.int64)
     there = np.flatnonzero(~gone)
     tile[row[there], col[there]] = there
-    pairs = (
-        sorted((int(tile[r1, c1]), int(tile[r2, c2])))
-        for r1, c1, r2, c2 in find_pairs(board, False)
-    )
-    return sorted((x, y) for x, y in pairs)
+    pairs = []
+    for r1, c1, r2, c2 in find_pairs(board, False):
+        a, b = int(tile[r1, c1]), int(tile[r2, c2])
+        pairs.append((min(a, b), max(a, b)))
+    return sorted(pairs)
 
 
 def replay(
