@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import threading
+import time
 
 import numpy as np
 from hypothesis import given, settings
@@ -13,7 +14,8 @@ from hypothesis import strategies as st
 
 from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
 from tests.link.test_exhaust import settled as settle
-from tilegames.link.exhaust import DEAD, SOLVED, Exhaust, tiles
+from tilegames.link.alongside import Alongside
+from tilegames.link.exhaust import DEAD, GROW, SOLVED, Exhaust, tiles
 from tilegames.link.seal import Proof, joined, onward, replay, sealed
 
 
@@ -203,3 +205,44 @@ def test_a_schedule_that_grows_may_has_the_next_proof_tried_at_once(monkeypatch)
         assert len(asked) == (2 if again else 1), str(board)
         chained += again
     assert chained > 3
+
+
+def test_a_hint_from_an_earlier_schedule_changes_no_verdict():
+    compared = hinted = 0
+    for board_seed in range(12):
+        grid = settle(tall_board(board_seed)).grid()
+        col, kind, first = tiles(grid)
+        width, rng = grid.shape[1], random.Random(board_seed)
+        may = np.array([rng.random() < 0.7 for _ in col])
+        earlier = may & np.array([rng.random() < 0.8 for _ in col])
+        for x, y in itertools.combinations(range(len(col)), 2):
+            if kind[x] != kind[y] or (may[x] and may[y]):
+                continue
+            proof = Proof()  # a schedule found for a smaller `may` hints at the next one
+            pairs = itertools.combinations(range(len(col)), 2)
+            ways = [(a, b) for a, b in pairs if kind[a] == kind[b] and not earlier[[a, b]].all()]
+            hinted += proof.sealed(col, kind, first, width, earlier, ways, 20) is False
+            plain = Proof().sealed(col, kind, first, width, may, [(x, y)], 20)
+            assert proof.sealed(col, kind, first, width, may, [(x, y)], 20) == plain
+            compared += 1
+    assert compared > 100 and hinted > 20
+
+
+def test_proofs_alone_go_on_once_the_table_is_full():
+    sealed_alone = 0
+    for board in ringed_boards(60):
+        taken, clearable, _, _ = reachable(board.grid())
+        every = Exhaust(board.grid(), 1, rows=2, scout=0)  # full after the first positions
+        every.bounds.seal_after = 1 << 40  # no proof while the search runs
+        alongside = Alongside(every, None)
+        while alongside.running:
+            time.sleep(0.001)
+        alongside.stop()
+        if alongside.status == GROW:
+            assert not every.bounds.sealed
+            continue
+        assert alongside.status == (SOLVED if clearable else DEAD), str(board)
+        if alongside.status == DEAD and every.full:
+            assert every.bounds.sealed and set(np.flatnonzero(every.may)) == taken, str(board)
+            sealed_alone += 1
+    assert sealed_alone > 5

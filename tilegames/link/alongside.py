@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from tilegames.link.exhaust import GROW, PAUSE, Exhaust
+from tilegames.link.exhaust import DEAD, GROW, PAUSE, Exhaust
 from tilegames.link.halves import Halves
 
 _CHUNK = 4096
@@ -99,6 +99,8 @@ class Alongside:
                 return
             status = self.every.step(chunk)
             chunk = min(2 * chunk, _CHUNK)
+            if status == GROW and self.every.bounds.lead(stopping, self.every.nodes):
+                status = DEAD  # the table full, but proofs alone sealed `may`
             if status != PAUSE:
                 self.status = status
                 return
@@ -106,6 +108,6 @@ class Alongside:
     def stop(self) -> None:
         """End the thread (within one chunk) and the proofs of `seal` it started, and wait."""
         try:
-            self._thread.stop()
+            self.every.bounds.stop()  # first: the thread may be running a proof (`Bounds.lead`)
         finally:
-            self.every.bounds.stop()
+            self._thread.stop()

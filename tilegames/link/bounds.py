@@ -137,27 +137,12 @@ class Bounds:
         It runs in this thread, or with `background` in a thread of its own, which the search
         never waits for (not the same answer on every machine)."""
         with self._lock:
-            if (
-                self.sealed
-                or self._proving
-                or not self.confined
-                or self.scouting
-                or (
-                    not self._onward
-                    and nodes - self.grew_at < max(self.seal_after, self.grew_at // 4)
-                )
-                or self._tried is self.may
-                or self.may.all()
-            ):
+            if not self._onward and nodes - self.grew_at < max(self.seal_after, self.grew_at // 4):
                 return self.sealed
-            self._tried = may = self.may
-            self._proving = True
-            self._onward = False
-            self._asked_at = nodes
-            if not self.current:
-                self.reckon()
-            pairable = self.pairable
-        ways = [(int(x), int(y)) for x, y in ways_out(may, pairable)]
+            asked = self._ask(nodes)
+        if asked is None:
+            return self.sealed
+        may, ways = asked
         if not self.background:
             return self._prove(may, ways)
         self._thread = threading.Thread(
@@ -165,6 +150,45 @@ class Bounds:
         )
         self._thread.start()
         return False
+
+    def _ask(self, nodes: int) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
+        """`may` and its ways out, marked as tried by a proof about to run; None when no proof
+        is due: one runs, one sealed `may` already or was tried on it, or play is not confined."""
+        with self._lock:
+            if (
+                self.sealed
+                or self._proving
+                or not self.confined
+                or self.scouting
+                or self._tried is self.may
+                or self.may.all()
+            ):
+                return None
+            self._tried = may = self.may
+            self._proving = True
+            self._onward = False
+            self._asked_at = nodes
+            if not self.current:
+                self.reckon()
+            return may, [(int(x), int(y)) for x, y in ways_out(may, self.pairable)]
+
+    def lead(self, stopping: threading.Event, nodes: int) -> bool:
+        """Proofs alone, once the search has stopped with `may` unsettled (its table full):
+        each at once on the `may` the last one's schedule grew, in this thread, until one seals
+        it (True), none finds a tile new to `may`, the deadline (`until`) or `stopping`. They
+        need no table: `may` holds only tiles some play takes, whatever the search saw."""
+        while not (stopping.is_set() or self._proof.stopped or self.sealed):
+            thread = self._thread
+            if thread is not None and thread.is_alive():
+                thread.join(0.01)  # the proof running in the background first
+                continue
+            if self.until is not None and time.perf_counter() >= self.until:
+                break
+            asked = self._ask(nodes)
+            if asked is None:
+                break
+            self._prove(*asked)
+        return self.sealed
 
     @property
     def proving(self) -> bool:

@@ -177,6 +177,7 @@ class Proof:
         self._solver: object = None
         self.schedule: list[list[tuple[int, int]]] = []
         """After a schedule was found (`sealed` False): its pairs, step by step."""
+        self._hint: dict[int, tuple[bool, int]] = {}  # the last schedule: tile -> gone, step
         self._stopped = False
         self._lock = threading.RLock()
 
@@ -184,6 +185,11 @@ class Proof:
         with self._lock:
             self._stopped = True
             self.cancel()
+
+    @property
+    def stopped(self) -> bool:
+        """Was `stop` called (every later proof gives up at once)?"""
+        return self._stopped
 
     def cancel(self) -> None:
         """Stop the solver running now, if any (the proof's `stale` says why). A solver about to
@@ -223,6 +229,10 @@ class Proof:
             schedule.joinable(int(x), int(y), None, end)
             ends.append(end)
         model.add_bool_or(ends)
+        for t, (gone, step) in self._hint.items():  # `may` has grown by a little since
+            if t in schedule.gone:
+                model.add_hint(schedule.gone[t], gone)
+                model.add_hint(schedule.step[t], step)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one worker: the same answer on every machine
         solver.parameters.max_time_in_seconds = max(seconds, 0.01)
@@ -244,6 +254,10 @@ class Proof:
                 if solver.boolean_value(pair):
                     steps.setdefault(solver.value(schedule.step[x]), []).append((x, y))
             self.schedule = [steps[step] for step in sorted(steps)]
+            self._hint = {
+                t: (solver.boolean_value(schedule.gone[t]), solver.value(schedule.step[t]))
+                for t in schedule.gone
+            }
             return False
         return None
 
