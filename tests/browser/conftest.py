@@ -12,6 +12,7 @@ from tilegames.web.launch import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+SERVER_LOG_LINES = 60
 
 
 class Server(ServerProcess):
@@ -24,10 +25,22 @@ class Server(ServerProcess):
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory) -> Iterator[Server]:
-    server = Server(tmp_path_factory.mktemp("arcade") / "arcade.sqlite3")
+    server = Server(tmp_path_factory.mktemp("arcade") / "arcade.sqlite3", options=("--access-log",))
     server.start()
     yield server
     server.kill()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report ends with the last requests the server answered, with their times (a
+    page that waited in vain shows whether its request came, and when it was answered)."""
+    outcome = yield
+    report = outcome.get_result()
+    server = getattr(item, "funcargs", {}).get("server")
+    if report.failed and isinstance(server, Server) and server.log.exists():
+        lines = server.log.read_text(errors="replace").splitlines()[-SERVER_LOG_LINES:]
+        report.sections.append((f"server log, last {len(lines)} lines", "\n".join(lines)))
 
 
 @pytest.fixture(

@@ -4,6 +4,7 @@ cap, headers on the wire."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 import urllib.error
@@ -134,3 +135,20 @@ def raw(server: ServerProcess, request: bytes) -> tuple[bytes, bytes]:
                 break
     head, _, body = answer.partition(b"\r\n\r\n")
     return head, body
+
+
+def test_the_access_log_has_a_timed_line_per_answer_and_is_off_by_default(server, tmp_path):
+    call(server, "/api/health")
+    assert "GET /api/health" not in server.log.read_text()
+    with ServerProcess(tmp_path / "logged.sqlite3", options=("--access-log",)) as logged:
+        assert call(logged, "/api/health")[0] == 200
+        assert call(logged, "/api/nothing-here")[0] == 404
+        deadline = time.monotonic() + 10
+        while "nothing-here" not in logged.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+    lines = logged.log.read_text().splitlines()
+    answered = [line for line in lines if '"GET /api/' in line]
+    assert len(answered) >= 2
+    assert all(re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} ", line) for line in answered)
+    assert any('"GET /api/health HTTP/1.1" 200' in line for line in answered)
+    assert any('"GET /api/nothing-here HTTP/1.1" 404' in line for line in answered)

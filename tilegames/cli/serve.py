@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import re
@@ -81,7 +82,24 @@ def add_parser(games: argparse._SubParsersAction[Any]) -> None:
         metavar="SECONDS",
         help="time a client has to send a request's headers, and again its body (default 10)",
     )
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="print a line per request answered (time, client, request, status) to stdout",
+    )
     parser.set_defaults(run=run)
+
+
+def logging_options(access_log: bool) -> dict[str, Any]:
+    """uvicorn's logging: warnings only, or with `access_log` a line per answered request with its time
+    (uvicorn's own access line has none, and a time tells a slow answer from a late request)."""
+    if not access_log:
+        return {"log_level": "warning"}
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["formatters"]["access"]["fmt"] = "%(asctime)s " + config["formatters"]["access"]["fmt"]
+    return {"log_level": "info", "access_log": True, "log_config": config}
 
 
 def open_store(db: str | None, synchronous: str, retention: float | None = None) -> Any:
@@ -208,10 +226,10 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             host=args.host,
             port=args.port,
-            log_level="warning",
+            **logging_options(args.access_log),
             **options,
         )
         return 0
     app = build_app(settings, store)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", **options)
+    uvicorn.run(app, host=args.host, port=args.port, **logging_options(args.access_log), **options)
     return 0
