@@ -20,7 +20,7 @@ import pytest
 from tilegames.store import Store
 from tilegames.web import create_app
 from tilegames.web.limits import ServerLimits
-from tilegames.web.workers import REQUESTER, Requester, WorkerError, Workers, _Job
+from tilegames.web.workers import BACKGROUND, REQUESTER, Requester, WorkerError, Workers, _Job
 
 
 def run_with(workers: Workers, scenario: Callable[[Workers], Awaitable[None]]) -> None:
@@ -204,3 +204,76 @@ def test_a_replacement_worker_is_warmed_before_it_takes_a_job():
         assert workers.restarts == 1
 
     run_with(Workers(1, warmup=functools.partial(time.sleep, 1.5)), scenario)
+
+
+def test_background_work_leaves_a_worker_to_the_players():
+    """Two background jobs and a player's job on two workers: the second background job would take the last
+    idle worker, so it waits, and the player's job, asked later, runs first (each job returns when it ran)."""
+
+    async def scenario(workers: Workers) -> None:
+        await asyncio.gather(*(workers.run(math.sqrt, 1.0, timeout=60.0) for _ in range(2)))
+
+        async def behind(fn: Callable[..., float | None], *args: float) -> float | None:
+            BACKGROUND.set(
+                True
+            )  # in this task's context only, as the arcade's `in_background` does
+            return await workers.run(fn, *args, timeout=30.0)
+
+        first = asyncio.ensure_future(behind(time.sleep, 2.0))
+        second = asyncio.ensure_future(behind(time.monotonic))
+        await asyncio.sleep(0.2)
+        player = await workers.run(time.monotonic, timeout=5.0)
+        assert not second.done()
+        assert await first is None
+        ran = await second
+        assert ran is not None and player < ran
+
+    run_with(Workers(2), scenario)
+
+
+def test_background_work_runs_on_a_pool_of_one_when_its_worker_is_idle():
+    async def scenario(workers: Workers) -> None:
+        async def behind() -> float:
+            BACKGROUND.set(True)
+            return await workers.run(math.sqrt, 9.0, timeout=30.0)
+
+        assert await asyncio.ensure_future(behind()) == 3.0
+
+    run_with(Workers(1), scenario)
+
+
+def test_a_deal_does_not_wait_behind_the_arcades_background_work(tmp_path):
+    """Two jobs after an answer (`in_background`, as a 4×4's optimal length) and then a player's 3×3 deal: the
+    deal takes the worker the background work leaves idle, and the second background job runs after it."""
+    limits = ServerLimits(heavy_burst=10_000, workers=2)
+    store = Store(tmp_path / "behind.sqlite3")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = create_app(store=store, limits=limits, warm=False)
+    arcade = app.state.arcade
+
+    async def scenario() -> None:
+        await asyncio.gather(*(arcade.workers.run(math.sqrt, 1.0, timeout=60.0) for _ in range(2)))
+        ran: list[float] = []
+
+        async def note_when_it_ran() -> None:
+            ran.append(await arcade.workers.run(time.monotonic, timeout=30.0))
+
+        arcade.in_background(arcade.workers.run(time.sleep, 2.0, timeout=30.0))
+        arcade.in_background(note_when_it_ran())
+        await asyncio.sleep(0.2)
+        transport = httpx.ASGITransport(app=app, client=("10.0.0.3", 4000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as player:
+            answer = await player.post(
+                "/api/games", json={"game": "slide", "width": 3, "height": 3}
+            )
+        answered = time.monotonic()
+        assert answer.status_code == 201
+        await asyncio.gather(*arcade.background)
+        assert ran and ran[0] > answered
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        arcade.workers.close()
+        store.close()

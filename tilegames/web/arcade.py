@@ -28,7 +28,7 @@ from tilegames.store import Best, Conflict, GameRow, Store, StoreError
 from tilegames.web import games
 from tilegames.web.games import deals
 from tilegames.web.limits import RateLimiter, ServerLimits
-from tilegames.web.workers import WorkerError, Workers
+from tilegames.web.workers import BACKGROUND, WorkerError, Workers
 
 #: A move checked against a game that moved on meanwhile is checked again this many times at most (only when
 #: the client did not say which ply it saw: then it wants the move on whatever the game is now).
@@ -92,6 +92,7 @@ class Arcade:
         """Run a job after the answer is sent; its failure only costs what it would have learnt."""
 
         async def quietly() -> None:
+            BACKGROUND.set(True)  # its jobs leave a worker to the players (`Workers.run`)
             with contextlib.suppress(ApiError, WorkerError, StoreError):
                 await job
 

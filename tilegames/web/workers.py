@@ -10,6 +10,7 @@ job past its limit costs only itself: the engines get the limit and usually stop
 backstop the one process running that job is killed and replaced, and every other job, running or waiting,
 carries on. Admission is bounded: the wait queue has a size, a job that would wait longer than its limit is
 refused at once (503 with ``Retry-After``), and a client has at most one job in the pool at a time (429).
+Background work (``BACKGROUND``) takes a worker only when another stays idle, so it never delays a player.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ class Requester:
 #: Set per HTTP request by the app (tilegames.web.security); jobs started without one (warm-up,
 #: background learning after the answer) belong to no client.
 REQUESTER: ContextVar[Requester | None] = ContextVar("tilegames_requester", default=None)
+
+#: Set for work after an answer (a 4×4's optimal length, loading tables): such a job waits, unseen by the
+#: admission of the others, until it can take a worker and leave one idle, so a player's deal or solve never
+#: waits behind it (a pool of one process runs it whenever its worker is idle).
+BACKGROUND: ContextVar[bool] = ContextVar("tilegames_background", default=False)
 
 
 class WorkerError(Exception):
@@ -257,12 +263,15 @@ class Workers:
         """``fn(*args)`` in a worker; ``timeout`` counts from when a worker takes the job, and also bounds the
         wait for one. Raises :class:`WorkerError`, or the exception ``fn`` raised."""
         self._start()
-        requester = REQUESTER.get()
-        self._admit(requester, timeout)
+        behind = BACKGROUND.get()
+        requester = None if behind else REQUESTER.get()
+        spare = await self._spare(timeout) if behind else None  # unseen by admission until then
+        if spare is None:
+            self._admit(requester, timeout)
         job = _Job(requester, self.expect(fn))
         self._jobs[job] = None
         try:
-            worker = await self._acquire(timeout)
+            worker = spare if spare is not None else await self._acquire(timeout)
             # The job runs to its end (or its limit) even if the request is cancelled, so the worker is
             # handed back in a known state.
             task = asyncio.ensure_future(self._execute(worker, job, fn, args, timeout))
@@ -270,6 +279,19 @@ class Workers:
             return await asyncio.shield(task)
         finally:
             self._jobs.pop(job, None)
+
+    async def _spare(self, timeout: float) -> _Worker:
+        """A worker for background work, once one is idle with another idle beside it (with one process:
+        once it is idle) and no job waits; ``busy`` after ``timeout`` seconds without."""
+        deadline = time.monotonic() + timeout
+        keep = 1 if self.processes > 1 else 0
+        while not (len(self._idle) > keep and not self._waiting):
+            if time.monotonic() >= deadline:
+                raise WorkerError(
+                    "busy", f"no spare worker for background work within {timeout:g} s"
+                )
+            await asyncio.sleep(0.05)
+        return self._idle.pop()
 
     async def _execute(
         self,
