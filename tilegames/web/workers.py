@@ -10,7 +10,7 @@ job past its limit costs only itself: the engines get the limit and usually stop
 backstop the one process running that job is killed and replaced, and every other job, running or waiting,
 carries on. Admission is bounded: the wait queue has a size, a job that would wait longer than its limit is
 refused at once (503 with ``Retry-After``), and a client has at most one job in the pool at a time (429).
-Background work (``BACKGROUND``) takes a worker only when another stays idle, so it never delays a player.
+Background work (``BACKGROUND``) takes a worker only when another stays idle: it never holds them all.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ class Requester:
 REQUESTER: ContextVar[Requester | None] = ContextVar("tilegames_requester", default=None)
 
 #: Set for work after an answer (a 4×4's optimal length, loading tables): such a job waits, unseen by the
-#: admission of the others, until it can take a worker and leave one idle, so a player's deal or solve never
-#: waits behind it (a pool of one process runs it whenever its worker is idle).
+#: admission of the others, until it can take a worker and leave one idle, so it never holds every worker
+#: while a player's deal or solve waits (a pool of one process runs it whenever its worker is idle).
 BACKGROUND: ContextVar[bool] = ContextVar("tilegames_background", default=False)
 
 
