@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
 from tests.link.test_exhaust import settled as settle
 from tilegames.link.alongside import Alongside
-from tilegames.link.exhaust import DEAD, GROW, SOLVED, Exhaust, tiles
+from tilegames.link.exhaust import DEAD, GROW, SOLVED, USED, Exhaust, deepest_line, tiles
 from tilegames.link.seal import Proof, joined, onward, replay, sealed
 
 
@@ -207,7 +207,7 @@ def test_a_schedule_that_grows_may_has_the_next_proof_tried_at_once(monkeypatch)
     assert chained > 3
 
 
-def test_a_hint_from_an_earlier_schedule_changes_no_verdict():
+def test_a_hint_from_an_earlier_schedule_or_a_line_of_play_changes_no_verdict():
     compared = hinted = 0
     for board_seed in range(12):
         grid = settle(tall_board(board_seed)).grid()
@@ -219,6 +219,9 @@ def test_a_hint_from_an_earlier_schedule_changes_no_verdict():
             (a, b) for a, b in itertools.combinations(range(len(col)), 2) if kind[a] == kind[b]
         ]
         ways = [(a, b) for a, b in pairs if not earlier[[a, b]].all()]
+        every = Exhaust(grid, 1 << 26, rows=16, scout=0)
+        every.step(30)
+        line = deepest_line([every])
         for x, y in pairs:
             if may[x] and may[y]:
                 continue
@@ -226,8 +229,39 @@ def test_a_hint_from_an_earlier_schedule_changes_no_verdict():
             hinted += proof.sealed(col, kind, first, width, earlier, ways, 20) is False
             plain = Proof().sealed(col, kind, first, width, may, [(x, y)], 20)
             assert proof.sealed(col, kind, first, width, may, [(x, y)], 20) == plain
+            proof.start_from(line)  # a line of play, as the search gives it
+            assert proof.sealed(col, kind, first, width, may, [(x, y)], 20) == plain
             compared += 1
     assert compared > 100 and hinted > 20
+
+
+def as_int(mask: np.ndarray) -> int:
+    return int.from_bytes(mask.tobytes(), "little")
+
+
+def test_the_deepest_line_is_a_play_from_the_start_to_a_position_with_the_most_tiles_gone():
+    lines = 0
+    for board in ringed_boards(40):
+        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        every.step(40)
+        line = deepest_line([every])
+        rows = [as_int(row) for row in every.rows[: every.meta[USED]]]
+        most = max(row.bit_count() for row in rows)
+        if most == 0:
+            assert line == []
+            continue
+        pairs, gone = joinable_at(every.grid), 0
+        assert as_int(line[-1]).bit_count() == most and all(as_int(m) in rows for m in line)
+        for mask in map(as_int, line):
+            new = [t for t in range(len(every.col)) if (mask & ~gone) >> t & 1]
+            playable = [(a, b) for a, b in itertools.combinations(new, 2) if (a, b) in pairs(gone)]
+            if len(new) == 2:
+                assert playable == [tuple(new)], str(board)
+            else:  # the safe macro: two pairs of one kind, one joinable now and then the other
+                assert len(new) == 4 and playable, str(board)
+            gone = mask
+        lines += 1
+    assert lines > 50
 
 
 def test_proofs_alone_go_on_once_the_table_is_full():

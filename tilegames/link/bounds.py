@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -66,6 +67,9 @@ class Bounds:
         self._tried: np.ndarray | None = None  # the `may` last tried by `seal`
         self._asked_at = 0  # positions seen when the last proof was asked for
         self._onward = False  # the last proof's schedule grew `may`: the next is tried at once
+        self.deepest: Callable[[], list[np.ndarray]] = list
+        """A line to a position with the most tiles gone (`exhaust.deepest_line`): each proof
+        starts from it."""
 
     def now(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool, int]:
         """`may`, `pairable`, `pinned`, `current` and `version`, all of one moment."""
@@ -203,6 +207,7 @@ class Bounds:
         width = self.grid.shape[1]
         proved = None
         try:
+            self._proof.start_from(self.deepest())  # else from the last schedule found
             proved = self._proof.sealed(
                 self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK,
                 lambda: self.may is not may,

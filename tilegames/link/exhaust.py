@@ -15,6 +15,7 @@ the move search, which also revisits positions across its restarts.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -498,6 +499,35 @@ def take(
     return PAUSE
 
 
+@njit(cache=True, nogil=True)
+def _deepest(rows: np.ndarray, used: int) -> tuple[int, int]:
+    """The row of `rows[:used]` with the most tiles gone, and how many."""
+    best, most = 0, -1
+    for r in range(used):
+        gone = 0
+        for w in range(rows.shape[1]):
+            gone += popcount(rows[r, w])
+        if gone > most:
+            best, most = r, gone
+    return best, most
+
+
+def deepest_line(tables: Sequence[Exhaust]) -> list[np.ndarray]:
+    """The tiles gone after each step of a line from the start to a position with the most tiles
+    gone in `tables` (one search's): a play for `seal` to start from. Another thread may be
+    running the tables, so the line is checked (it reaches the start, and each position holds
+    its parent's tiles); [] when it does not hold."""
+    found = [(*_deepest(table.rows, int(table.meta[USED])), table) for table in tables]
+    row, _, table = max(found, key=lambda deepest: deepest[1])
+    try:
+        line = table.line(row, tables)
+    except (IndexError, ValueError):
+        return []
+    if any((before & ~after).any() for before, after in itertools.pairwise(line)):
+        return []
+    return line
+
+
 def recheck(tables: Sequence[Exhaust]) -> bool:
     """The stacks of `tables` (of one search) have run out: check their keys of older versions
     against the present one (`Exhaust.revisit`, after a new version if `pairable` is stale).
@@ -570,7 +600,10 @@ class Exhaust:
         self.restart()
         self.full = False
         confined = bool(confine and self.frame[0, 1] == 0)
-        self.bounds = bounds or Bounds(self.grid, self.col, self.kind, self.first, confined, scout)
+        if bounds is None:
+            bounds = Bounds(self.grid, self.col, self.kind, self.first, confined, scout)
+            bounds.deepest = lambda: deepest_line([self])
+        self.bounds = bounds
         self.escapes = np.zeros((256, 2), np.int64)
         self.revisited = 0  # positions expanded again: their keys may be spoilt
         self.everyone = np.ones(n, np.bool_)
@@ -721,17 +754,10 @@ class Exhaust:
     def moves(self, halves: Sequence[Exhaust] = ()) -> list[tuple[int, int, int, int]]:
         """The pairs that clear the board (after SOLVED, in this table), padded cells as they are
         when played. A half (`owner`) needs both `halves`: a parent may be in the other."""
-        line = []
-        split = self.owner >= 0 and self.bounds.split
-        table, row = self, int(self.meta[FOUND])
-        while (table.owner, row) != (0, 0) if split else row > 0:
-            line.append(table.rows[row])
-            up = int(table.parent[row])
-            table, row = (halves[up & 1], up >> 1) if split else (table, up)
         grid = self.grid.copy()
         gone = np.zeros(len(self.col), bool)
         played: list[tuple[int, int, int, int]] = []
-        for mask in reversed(line):
+        for mask in self.line(int(self.meta[FOUND]), halves):
             bits = np.unpackbits(mask.view(np.uint8), bitorder="little")
             new = [int(t) for t in np.flatnonzero(bits[: len(self.col)].astype(bool) & ~gone)]
             for x, y in self._pairing(grid, new, gone):
@@ -740,6 +766,20 @@ class Exhaust:
                 settle(grid, r1, c1, r2, c2)
                 gone[x] = gone[y] = True
         return played
+
+    def line(self, row: int, halves: Sequence[Exhaust] = ()) -> list[np.ndarray]:
+        """The masks of the positions from the start (left out) to `row` of this table, by their
+        parents; a half needs both `halves`. ValueError if the parents do not reach the start."""
+        line: list[np.ndarray] = []
+        split = self.owner >= 0 and self.bounds.split
+        table = self
+        while (table.owner, row) != (0, 0) if split else row > 0:
+            if len(line) > len(self.col) // 2 or row < 0:
+                raise ValueError("the parents do not lead to the start")
+            line.append(table.rows[row].copy())
+            up = int(table.parent[row])
+            table, row = (halves[up & 1], up >> 1) if split else (table, up)
+        return line[::-1]
 
     def _cell(self, tile: int, gone: np.ndarray) -> tuple[int, int]:
         """The padded cell of a tile while the tiles in `gone` are gone."""

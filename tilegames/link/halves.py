@@ -29,6 +29,7 @@ from tilegames.link.exhaust import (
     SOLVED,
     TOP,
     Exhaust,
+    deepest_line,
     recheck,
 )
 
@@ -54,6 +55,7 @@ class Halves:
         first = Exhaust(grid, max_bytes // 2, owner=0)
         self.tables = (first, Exhaust(grid, max_bytes // 2, owner=1, bounds=first.bounds))
         self.bounds = first.bounds
+        self.bounds.deepest = lambda: deepest_line(self.tables)
         self.grid = first.grid
         self.inbox: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
         self.busy = [False, False]
