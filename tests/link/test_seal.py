@@ -3,10 +3,12 @@ and the exhaustive search that ends by it gives the brute force's verdict and ti
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 import threading
 import time
+import weakref
 
 import numpy as np
 from hypothesis import given, settings
@@ -15,7 +17,8 @@ from hypothesis import strategies as st
 from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
 from tests.link.test_exhaust import settled as settle
 from tilegames.link.alongside import Alongside
-from tilegames.link.exhaust import DEAD, GROW, SOLVED, USED, Exhaust, deepest_line, tiles
+from tilegames.link.exhaust import DEAD, GROW, SOLVED, USED, Exhaust, tiles
+from tilegames.link.halves import Halves
 from tilegames.link.seal import Proof, joined, onward, replay, sealed
 
 
@@ -221,7 +224,7 @@ def test_a_hint_from_an_earlier_schedule_or_a_line_of_play_changes_no_verdict():
         ways = [(a, b) for a, b in pairs if not earlier[[a, b]].all()]
         every = Exhaust(grid, 1 << 26, rows=16, scout=0)
         every.step(30)
-        line = deepest_line([every])
+        line = every.bounds.deepest()
         for x, y in pairs:
             if may[x] and may[y]:
                 continue
@@ -244,7 +247,7 @@ def test_the_deepest_line_is_a_play_from_the_start_to_a_position_with_the_most_t
     for board in ringed_boards(40):
         every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
         every.step(40)
-        line = deepest_line([every])
+        line = every.bounds.deepest()
         rows = [as_int(row) for row in every.rows[: every.meta[USED]]]
         most = max(row.bit_count() for row in rows)
         if most == 0:
@@ -282,3 +285,21 @@ def test_proofs_alone_go_on_once_the_table_is_full():
             assert every.bounds.sealed and set(np.flatnonzero(every.may)) == taken, str(board)
             sealed_alone += 1
     assert sealed_alone > 5
+
+
+def test_a_search_is_freed_when_dropped_though_its_bounds_can_read_its_line():
+    """`Bounds.deepest` holds the tables weakly: a table of hundreds of MB must not wait for the
+    cycle collector."""
+    grid = settle(tall_board(1)).grid()
+    for make in (lambda: Exhaust(grid, 1 << 26, rows=16, scout=0), lambda: Halves(grid, 1 << 26)):
+        search = make()
+        search.step(20)
+        assert search.bounds.deepest() != []
+        tables = search.tables if isinstance(search, Halves) else (search,)
+        held = [weakref.ref(table) for table in tables]
+        gc.disable()
+        try:
+            del search, tables
+            assert all(table() is None for table in held)
+        finally:
+            gc.enable()

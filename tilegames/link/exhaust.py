@@ -16,6 +16,7 @@ the move search, which also revisits positions across its restarts.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -512,15 +513,18 @@ def _deepest(rows: np.ndarray, used: int) -> tuple[int, int]:
     return best, most
 
 
-def deepest_line(tables: Sequence[Exhaust]) -> list[np.ndarray]:
+def deepest_line(tables: Sequence[weakref.ref[Exhaust]]) -> list[np.ndarray]:
     """The tiles gone after each step of a line from the start to a position with the most tiles
-    gone in `tables` (one search's): a play for `seal` to start from. Another thread may be
-    running the tables, so the line is checked (it reaches the start, and each position holds
-    its parent's tiles); [] when it does not hold."""
-    found = [(*_deepest(table.rows, int(table.meta[USED])), table) for table in tables]
+    gone in `tables` (one search's, weakly held: `Bounds` must not keep them alive), a play for
+    `seal` to start from. Another thread may be running the tables, so the line is checked (it
+    reaches the start, and each position holds its parent's tiles); [] when it does not hold."""
+    held = [table() for table in tables]
+    if any(table is None for table in held):
+        return []
+    found = [(*_deepest(t.rows, int(t.meta[USED])), t) for t in held if t is not None]
     row, _, table = max(found, key=lambda deepest: deepest[1])
     try:
-        line = table.line(row, tables)
+        line = table.line(row, [t for t in held if t is not None])
     except (IndexError, ValueError):
         return []
     if any((before & ~after).any() for before, after in itertools.pairwise(line)):
@@ -602,7 +606,8 @@ class Exhaust:
         confined = bool(confine and self.frame[0, 1] == 0)
         if bounds is None:
             bounds = Bounds(self.grid, self.col, self.kind, self.first, confined, scout)
-            bounds.deepest = lambda: deepest_line([self])
+            me = weakref.ref(self)
+            bounds.deepest = lambda: deepest_line([me])
         self.bounds = bounds
         self.escapes = np.zeros((256, 2), np.int64)
         self.revisited = 0  # positions expanded again: their keys may be spoilt

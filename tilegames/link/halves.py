@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 
 import numpy as np
 
@@ -55,7 +56,8 @@ class Halves:
         first = Exhaust(grid, max_bytes // 2, owner=0)
         self.tables = (first, Exhaust(grid, max_bytes // 2, owner=1, bounds=first.bounds))
         self.bounds = first.bounds
-        self.bounds.deepest = lambda: deepest_line(self.tables)
+        held = [weakref.ref(table) for table in self.tables]
+        self.bounds.deepest = lambda: deepest_line(held)
         self.grid = first.grid
         self.inbox: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
         self.busy = [False, False]
