@@ -13,6 +13,8 @@ import os
 import time
 import warnings
 from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -151,22 +153,32 @@ def test_a_crashed_worker_fails_its_job_and_is_replaced():
     run_with(Workers(1), scenario)
 
 
-def test_an_overrunning_solve_does_not_fail_another_clients_deals(tmp_path):
-    """The issue's scenario: a 30-cell custom Klotski layout (the plain-Python search) from one client, 3×3
-    deals from another at the same time: the deals all succeed, the Klotski job fails alone."""
-    limits = ServerLimits(heavy_burst=10_000, workers=2, solve_seconds=1.0, deal_seconds=60.0)
-    store = Store(tmp_path / "pool.sqlite3")
+def client(app: Any, address: str) -> httpx.AsyncClient:
+    """A client at `address` talking to `app` in this process."""
+    transport = httpx.ASGITransport(app=app, client=(address, 4000))
+    return httpx.AsyncClient(transport=transport, base_url="http://localhost")
+
+
+def run_app(path: Path, limits: ServerLimits, scenario: Callable[[Any], Awaitable[None]]) -> None:
+    """`scenario(app)` on an app not warmed (its workers start on first use) over a fresh store at
+    `path`; the workers and the store are closed after."""
+    store = Store(path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         app = create_app(store=store, limits=limits, warm=False)
-    arcade = app.state.arcade
+    try:
+        asyncio.run(scenario(app))
+    finally:
+        app.state.arcade.workers.close()
+        store.close()
 
-    async def scenario() -> None:
-        def client(address: str) -> httpx.AsyncClient:
-            transport = httpx.ASGITransport(app=app, client=(address, 4000))
-            return httpx.AsyncClient(transport=transport, base_url="http://localhost")
 
-        async with client("10.0.0.1") as attacker, client("10.0.0.2") as player:
+def test_an_overrunning_solve_does_not_fail_another_clients_deals(tmp_path):
+    """The issue's scenario: a 30-cell custom Klotski layout (the plain-Python search) from one client, 3×3
+    deals from another at the same time: the deals all succeed, the Klotski job fails alone."""
+
+    async def scenario(app: Any) -> None:
+        async with client(app, "10.0.0.1") as attacker, client(app, "10.0.0.2") as player:
             slow = asyncio.ensure_future(
                 attacker.post(
                     "/api/games",
@@ -182,11 +194,8 @@ def test_an_overrunning_solve_does_not_fail_another_clients_deals(tmp_path):
             assert (await slow).status_code == 504
             assert deals and set(deals) == {201}, deals
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        arcade.workers.close()
-        store.close()
+    limits = ServerLimits(heavy_burst=10_000, workers=2, solve_seconds=1.0, deal_seconds=60.0)
+    run_app(tmp_path / "pool.sqlite3", limits, scenario)
 
 
 def test_a_replacement_worker_is_warmed_before_it_takes_a_job():
@@ -245,14 +254,9 @@ def test_background_work_runs_on_a_pool_of_one_when_its_worker_is_idle():
 def test_a_deal_does_not_wait_behind_the_arcades_background_work(tmp_path):
     """Two jobs after an answer (`in_background`, as a 4×4's optimal length) and then a player's 3×3 deal: the
     deal takes the worker the background work leaves idle, and the second background job runs after it."""
-    limits = ServerLimits(heavy_burst=10_000, workers=2)
-    store = Store(tmp_path / "behind.sqlite3")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        app = create_app(store=store, limits=limits, warm=False)
-    arcade = app.state.arcade
 
-    async def scenario() -> None:
+    async def scenario(app: Any) -> None:
+        arcade = app.state.arcade
         await asyncio.gather(*(arcade.workers.run(math.sqrt, 1.0, timeout=60.0) for _ in range(2)))
         ran: list[float] = []
 
@@ -262,8 +266,7 @@ def test_a_deal_does_not_wait_behind_the_arcades_background_work(tmp_path):
         arcade.in_background(arcade.workers.run(time.sleep, 2.0, timeout=30.0))
         arcade.in_background(note_when_it_ran())
         await asyncio.sleep(0.2)
-        transport = httpx.ASGITransport(app=app, client=("10.0.0.3", 4000))
-        async with httpx.AsyncClient(transport=transport, base_url="http://localhost") as player:
+        async with client(app, "10.0.0.3") as player:
             answer = await player.post(
                 "/api/games", json={"game": "slide", "width": 3, "height": 3}
             )
@@ -272,8 +275,4 @@ def test_a_deal_does_not_wait_behind_the_arcades_background_work(tmp_path):
         await asyncio.gather(*arcade.background)
         assert ran and ran[0] > answered
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        arcade.workers.close()
-        store.close()
+    run_app(tmp_path / "behind.sqlite3", ServerLimits(heavy_burst=10_000, workers=2), scenario)

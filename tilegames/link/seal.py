@@ -177,7 +177,7 @@ class Proof:
         self._solver: object = None
         self.schedule: list[list[tuple[int, int]]] = []
         """After a schedule was found (`sealed` False): its pairs, step by step."""
-        self._hint: dict[int, tuple[bool, int]] = {}  # the last schedule: tile -> gone, step
+        self._hint: dict[int, tuple[bool, int]] = {}  # the next proof's start: tile -> gone, step
         self._stopped = False
         self._lock = threading.RLock()
 
