@@ -97,6 +97,11 @@ def test_server_errors_are_shown_in_the_players_words(zh_page, server):
     zh_page.click("[data-action=hint]")
     zh_page.wait_for_selector("[data-message].error")
     assert zh_page.inner_text("[data-message]") == "请求太频繁：请稍等。"
+    answers.update(
+        code="busy", message="the server is busy with other solves; try again in a moment"
+    )
+    zh_page.click("[data-action=hint]")
+    zh_page.wait_for_selector("[data-message]:has-text('服务器正忙于其他棋局：请稍后再试。')")
     answers.update(code="something_new", message="a reason only the server knows")
     zh_page.click("[data-action=hint]")
     zh_page.wait_for_selector("[data-message]:has-text('a reason only the server knows')")
@@ -187,3 +192,62 @@ def test_best_table_shows_the_label_in_words(play, page, server):
     page.goto(f"{server.url}/")
     page.wait_for_selector("[data-best][data-loaded]")
     assert page.inner_text("[data-best-row] td:nth-child(2)") == "4×4, 30 moves from solved"
+
+
+def refuse_deals(page, answers: list[tuple[int, str, dict[str, str]]]) -> list[str]:
+    """Answer the page's next deals (POST /api/games) with `answers` (status, code, headers), then let them
+    through; return the log of deals asked for ("refused" or "dealt")."""
+    asked: list[str] = []
+
+    def handle(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif len(asked) < len(answers):
+            status, code, headers = answers[len(asked)]
+            asked.append("refused")
+            body = {"error": {"code": code, "message": f"the server's own words for {code}"}}
+            route.fulfill(
+                status=status,
+                headers=headers,
+                content_type="application/json",
+                body=json.dumps(body),
+            )
+        else:
+            asked.append("dealt")
+            route.continue_()
+
+    page.route("**/api/games", handle)
+    return asked
+
+
+def test_a_deal_refused_with_retry_after_is_asked_again_in_the_players_words(zh_page, server):
+    asked = refuse_deals(zh_page, [(503, "busy", {"Retry-After": "1"})])
+    zh_page.goto(f"{server.url}/#/slide")
+    zh_page.wait_for_selector("[data-message]:has-text('1 秒后重新发牌')")
+    assert zh_page.inner_text("[data-message]") == "服务器正忙：1 秒后重新发牌…"
+    zh_page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+    assert asked == ["refused", "dealt"]
+    assert zh_page.inner_text("[data-message]") == ""
+
+
+def test_a_deal_refused_without_retry_after_is_not_asked_again(page, server):
+    asked = refuse_deals(page, [(500, "crashed", {})])
+    page.goto(f"{server.url}/#/slide")
+    page.wait_for_selector('[data-message].error:has-text("the server\'s own words for crashed")')
+    page.wait_for_timeout(1500)
+    assert asked == ["refused"]
+    page.click("[data-action=new]")  # the player asks again: dealt
+    page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+    assert asked == ["refused", "dealt"]
+
+
+def test_a_new_deal_asked_while_one_waits_to_retry_replaces_it(page, server):
+    asked = refuse_deals(page, [(503, "busy", {"Retry-After": "2"})])
+    page.goto(f"{server.url}/#/slide")
+    page.wait_for_selector("[data-message]:has-text('dealing again in 2 s')")
+    page.click("[data-action=new]")
+    page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+    shown = page.get_attribute("[data-board]", "data-game-id")
+    page.wait_for_timeout(2500)  # past the first deal's retry, which gave up
+    assert asked == ["refused", "dealt"]
+    assert page.get_attribute("[data-board]", "data-game-id") == shown

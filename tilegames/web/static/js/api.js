@@ -1,10 +1,12 @@
 // The JSON API, one function per call. Errors become ApiError with the server's code and message.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `retryAfter`: the seconds the server asked to wait before the same request (its Retry-After), else null. */
+  constructor(status, code, message, retryAfter = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -36,7 +38,9 @@ export async function call(path, { method = "GET", body } = {}) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const err = data.error || {};
-    throw new ApiError(response.status, err.code || "error", err.message || response.statusText);
+    const wait = Number.parseInt(response.headers.get("retry-after") ?? "", 10);
+    const retryAfter = Number.isFinite(wait) && wait >= 0 ? wait : null;
+    throw new ApiError(response.status, err.code || "error", err.message || response.statusText, retryAfter);
   }
   return data;
 }

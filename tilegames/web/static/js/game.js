@@ -11,6 +11,8 @@ import { errorText, t } from "./i18n.js";
 import { clock, confirm, copyText, dialog, el, orDash, rowsList, sleep, toast } from "./ui.js";
 
 const IDLE_CAP = 60; // seconds: the server's clock counts at most this much of any gap between actions
+const DEAL_TRIES = 5; // a deal refused with Retry-After (busy, rate limited) is asked again this many times in all
+const DEAL_WAIT_CAP = 10; // seconds: the longest wait before asking again
 const QUIET_KEYS = new Set(["Shift", "Control", "Alt", "Meta", "CapsLock", "Tab"]); // keys that never act
 
 export class GameScreen {
@@ -127,16 +129,31 @@ export class GameScreen {
     this.stopPlayback(false);
     this.setPaused(false, { send: false }); // the new game starts unpaused; the old one may stay paused
     this.say(t("msg.dealing"));
-    try {
-      const chosen = params ?? this.settings.params();
-      const state = await api.create({ game: this.game, ...chosen });
-      localStorage.setItem(this.key, state.id);
-      if (!params?.deal) localStorage.setItem(`${this.key}.settings`, JSON.stringify(chosen));
-      if (params && !params.deal) this.settings.restore?.(chosen); // "next rung": the settings follow
-      this.show(state);
-      this.say("");
-    } catch (error) {
-      this.say(errorText(error), "error");
+    const dealing = (this.dealing = {}); // a later deal makes this one give up its retries
+    const chosen = params ?? this.settings.params();
+    for (let tries = 1; ; tries += 1) {
+      try {
+        const state = await api.create({ game: this.game, ...chosen });
+        if (this.dealing !== dealing) return;
+        localStorage.setItem(this.key, state.id);
+        if (!params?.deal) localStorage.setItem(`${this.key}.settings`, JSON.stringify(chosen));
+        if (params && !params.deal) this.settings.restore?.(chosen); // "next rung": the settings follow
+        this.show(state);
+        this.say("");
+        return;
+      } catch (error) {
+        if (this.dealing !== dealing) return;
+        if (error.retryAfter === null || error.retryAfter === undefined || tries >= DEAL_TRIES) {
+          this.say(errorText(error), "error");
+          return;
+        }
+        // Busy or too fast: the server said when to ask again, so ask then rather than leave no board.
+        const seconds = Math.min(Math.max(error.retryAfter, 1), DEAL_WAIT_CAP);
+        this.say(t("msg.retrying", { seconds }), "error");
+        await sleep(seconds * 1000);
+        if (this.dealing !== dealing) return;
+        this.say(t("msg.dealing"));
+      }
     }
   }
 
