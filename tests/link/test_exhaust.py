@@ -381,9 +381,9 @@ def test_spoilt_names_the_columns_a_wider_may_can_touch():
         n, width = len(every.col), every.grid.shape[1]
         old = rng.random(n) < 0.3
         every.bounds.may = old | (rng.random(n) < 0.3)
-        before, pinned = reckon(every.grid, every.col, every.kind, every.first, old)
+        before, pinned, _ = reckon(every.grid, every.col, every.kind, every.first, old)
         now = reckon(every.grid, every.col, every.kind, every.first, every.may)
-        every.bounds.pairable, every.bounds.pinned = now
+        every.bounds.pairable, every.bounds.pinned = now[:2]
         new_cols = {
             int(every.col[t])
             for t in range(n)
@@ -443,7 +443,7 @@ def played_out() -> list[tuple[Board, Exhaust, np.ndarray, set, set, np.ndarray,
         every = Exhaust(board.grid(), 1 << 20)
         may = np.zeros(len(every.col), bool)
         may[list(taken)] = True
-        pairs, pinned = reckon(every.grid, every.col, every.kind, every.first, may)
+        pairs, pinned, _ = reckon(every.grid, every.col, every.kind, every.first, may)
         out.append((board, every, may, joined, seen, pairs, pinned))
     return out
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
 from tests.link.test_exhaust import settled as settle
 from tilegames.link.alongside import Alongside
+from tilegames.link.closure import reckon
 from tilegames.link.exhaust import DEAD, GROW, SOLVED, USED, Exhaust, tiles
 from tilegames.link.halves import Halves
 from tilegames.link.seal import Proof, joined, onward, replay, sealed
@@ -38,19 +39,24 @@ def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int,
     return joined
 
 
-def verdicts(board_seed: int, may_seed: int) -> list[tuple[bool | None, bool, bool]]:
+def verdicts(
+    board_seed: int, may_seed: int, ordered: bool = False
+) -> list[tuple[bool | None, bool, bool]]:
     """For a settled tall board and a random `may`: (sealed?, joined in confined play?, joined
-    at the end of the schedule found, replayed?) for every pair of a kind, each asked alone."""
+    at the end of the schedule found, replayed?) for every pair of a kind, each asked alone.
+    `ordered`: `may` is the top of each column (as in play) and the proof is told the order
+    `closure.reckon` finds (which a scattered `may` seldom has)."""
     grid = settle(tall_board(board_seed)).grid()
     col, kind, first = tiles(grid)
     rng = random.Random(may_seed)
-    may = np.array([rng.random() < 0.7 for _ in col])
+    may = column_tops(first, rng) if ordered else np.array([rng.random() < 0.7 for _ in col])
     confined = joined_in_confined_play(grid, may)
+    before = reckon(grid, col, kind, first, may)[2] if ordered else None
     answers = []
     for x, y in itertools.combinations(range(len(col)), 2):
         if kind[x] == kind[y]:
             proof = Proof()
-            proved = proof.sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20)
+            proved = proof.sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20, before=before)
             played = None
             if proved is False:  # the schedule found, played, joins the pair at its end or not
                 gone = replay(grid, col, kind, first, proof.schedule)
@@ -61,12 +67,45 @@ def verdicts(board_seed: int, may_seed: int) -> list[tuple[bool | None, bool, bo
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 10_000), st.integers(0, 10_000))
-def test_a_pair_joined_in_confined_play_is_never_sealed(board_seed, may_seed):
-    for proved, in_play, played in verdicts(board_seed, may_seed):
+@given(st.integers(0, 10_000), st.integers(0, 10_000), st.booleans())
+def test_a_pair_joined_in_confined_play_is_never_sealed(board_seed, may_seed, ordered):
+    for proved, in_play, played in verdicts(board_seed, may_seed, ordered):
         assert proved is not None
         assert not (proved and in_play)
         assert not (played and not in_play)  # a replay is a real play
+
+
+def column_tops(first: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A `may` as play makes them: some tiles from the top of each column."""
+    may = np.zeros(first[-1], bool)
+    for c in range(len(first) - 1):
+        may[first[c + 1] - rng.randint(0, first[c + 1] - first[c]) : first[c + 1]] = True
+    return may
+
+
+def test_the_order_told_to_the_proof_holds_in_every_confined_play():
+    told = 0
+    for seed in range(60):
+        grid = settle(tall_board(seed)).grid()
+        col, kind, first = tiles(grid)
+        may = column_tops(first, random.Random(seed))
+        before = reckon(grid, col, kind, first, may)[2]
+        told += int(before.sum())
+        pairs = joinable_at(grid)
+        seen, todo = {0}, [0]
+        while todo:  # every move of every play inside `may`: b goes only once a has gone
+            gone = todo.pop()
+            for x, y in pairs(gone):
+                if not (may[x] and may[y]):
+                    continue
+                for b in (x, y):
+                    for a in np.flatnonzero(before[:, b]):
+                        assert gone >> a & 1 or (a in (x, y) and kind[a] == kind[b]), seed
+                child = gone | 1 << x | 1 << y
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+    assert told > 100
 
 
 def test_both_verdicts_come_and_the_schedules_found_are_mostly_real():

@@ -52,6 +52,7 @@ class Bounds:
         self.may = np.full(n, not confined, np.bool_)
         self.pairable = np.zeros((n, n), np.bool_)
         self.pinned = np.zeros((n, n), np.bool_)
+        self.before = np.zeros((n, n), np.bool_)  # of `pairable`'s version: for `seal`
         self.version = 0  # of `pairable`: it was computed for `versions[version]`, `may` then
         self.versions: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.current = False  # `pairable` is of `may` as it is now
@@ -94,7 +95,7 @@ class Bounds:
         """The pairs that could be joined while play keeps to `may` as it is now, and the tiles
         pinned under others (`closure.reckon`): a new version."""
         with self._lock:
-            self.pairable, self.pinned = closure.reckon(
+            self.pairable, self.pinned, self.before = closure.reckon(
                 self.grid, self.col, self.kind, self.first, self.may
             )
             self.current = True
@@ -146,18 +147,18 @@ class Bounds:
             asked = self._ask(nodes)
         if asked is None:
             return self.sealed
-        may, ways = asked
         if not self.background:
-            return self._prove(may, ways)
+            return self._prove(*asked)
         self._thread = threading.Thread(
-            target=self._prove, args=(may, ways), name="tilegames-seal", daemon=True
+            target=self._prove, args=asked, name="tilegames-seal", daemon=True
         )
         self._thread.start()
         return False
 
-    def _ask(self, nodes: int) -> tuple[np.ndarray, list[tuple[int, int]]] | None:
-        """`may` and its ways out, marked as tried by a proof about to run; None when no proof
-        is due: one runs, one sealed `may` already or was tried on it, or play is not confined."""
+    def _ask(self, nodes: int) -> tuple[np.ndarray, list[tuple[int, int]], np.ndarray] | None:
+        """`may`, its ways out and `before` of it, marked as tried by a proof about to run; None
+        when no proof is due: one runs, one sealed `may` already or was tried on it, or play is
+        not confined."""
         with self._lock:
             if (
                 self.sealed
@@ -174,7 +175,8 @@ class Bounds:
             self._asked_at = nodes
             if not self.current:
                 self.reckon()
-            return may, [(int(x), int(y)) for x, y in ways_out(may, self.pairable)]
+            ways = [(int(x), int(y)) for x, y in ways_out(may, self.pairable)]
+            return may, ways, self.before
 
     def lead(self, stopping: threading.Event, nodes: int) -> bool:
         """Proofs alone, once the search has stopped with `may` unsettled (its table full):
@@ -199,8 +201,9 @@ class Bounds:
         """Is a proof of `seal` running now?"""
         return self._proving
 
-    def _prove(self, may: np.ndarray, ways: list[tuple[int, int]]) -> bool:
-        """`seal`'s proof for `may` and its `ways` out: `sealed` if it holds. When CP-SAT finds
+    def _prove(self, may: np.ndarray, ways: list[tuple[int, int]], before: np.ndarray) -> bool:
+        """`seal`'s proof for `may` and its `ways` out (with the order `before` that confined
+        play keeps, `closure.reckon`): `sealed` if it holds. When CP-SAT finds
         a schedule instead, it is played (`seal.replay`), and `may` grows at once by the tiles
         outside it that plays from its end take (`seal.onward`): a way out, and often more."""
         seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
@@ -210,7 +213,7 @@ class Bounds:
             self._proof.start_from(self.deepest())  # else from the last schedule found
             proved = self._proof.sealed(
                 self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK,
-                lambda: self.may is not may,
+                lambda: self.may is not may, before,
             )  # fmt: skip
         finally:
             with self._lock:

@@ -262,13 +262,14 @@ def _goes_only_after(
 @njit(cache=True, nogil=True)
 def reckon(
     grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """What confined play can do (see the module's docstring): `pairable[a, b]`, the pairs of
-    one kind that some position of play inside `may` could join, both ways, and `pinned[x, z]`,
+    one kind that some position of play inside `may` could join, both ways, `pinned[x, z]`,
     the tiles z of `may` under x in its column that stay while x does (z's unit goes only after
-    x's). A pair with a tile outside `may` is a way out of it; a pair of `may` that is never
-    joinable never goes. `grid` is the padded start, with the ring (`exhaust` confines play
-    only then)."""
+    x's), and `before[a, b]`, the tiles b of `may` that go only after a, wherever they are (b's
+    unit needs a's gone: `seal` adds it to its model). A pair with a tile outside `may` is a way
+    out of it; a pair of `may` that is never joinable never goes. `grid` is the padded start,
+    with the ring (`exhaust` confines play only then)."""
     h, w = grid.shape
     bottom = h - 2
     n = col.shape[0]
@@ -371,7 +372,12 @@ def reckon(
         for z in range(first[col[x]], x):
             if may[z] and (unit[z] == unit[x] or after[unit[x], unit[z]]):
                 pinned[x, z] = True
-    return out, pinned
+    before = np.zeros((n, n), np.bool_)  # before[a, b]: b's unit needs a's gone
+    for a in range(n):
+        for b in range(n):
+            if may[a] and may[b] and unit[a] != unit[b] and after[unit[a], unit[b]]:
+                before[a, b] = True
+    return out, pinned, before
 
 
 def pairable(

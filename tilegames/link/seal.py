@@ -82,6 +82,20 @@ class _Schedule:
             for t in same:
                 model.add(sum(goes_with[t]) == self.gone[t])
 
+    def keep_order(self, before: np.ndarray, kind: np.ndarray) -> None:
+        """Tile b goes only after a, for each `before[a, b]` of `may` (a fact of real play: by
+        an earlier move, or by the same one when the two are of a kind)."""
+        for a, b in np.argwhere(before):
+            a, b = int(a), int(b)
+            if a in self.gone and b in self.gone:
+                self.model.add_implication(self.gone[b], self.gone[a])
+                later = (
+                    self.step[a] <= self.step[b]
+                    if kind[a] == kind[b]
+                    else self.step[a] < self.step[b]
+                )
+                self.model.add(later).only_enforce_if(self.gone[b])
+
     def before(self, v: int, a: int) -> IntVar:
         """Tile v of `may` goes at a step before a's (a literal)."""
         if (v, a) not in self._before:
@@ -212,13 +226,16 @@ class Proof:
     def sealed(
         self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int,
         may: np.ndarray, ways: Sequence[tuple[int, int]], seconds: float, work: float = 20.0,
-        stale: Callable[[], bool] = lambda: False,
+        stale: Callable[[], bool] = lambda: False, before: np.ndarray | None = None,
     ) -> bool | None:  # fmt: skip
         """True if no play inside `may` ever makes one of `ways` joinable (pairs with a tile
         outside `may`, of the tiles of `exhaust.tiles` in a padded grid `width` wide, with the
         ring), False if CP-SAT finds a schedule that does, None if `seconds` or `work` (CP-SAT's
         deterministic time, the same on every machine) ran out first, or the proof was
-        stopped, or cancelled once `stale()` (then `cancel` must follow whatever makes it so)."""
+        stopped, or cancelled once `stale()` (then `cancel` must follow whatever makes it so).
+        `before[a, b]` (`closure.reckon` of `may`): tile b goes only after a in every play
+        inside `may`, told to CP-SAT too (it then proves or finds a schedule about a third
+        sooner; a schedule it cuts off is no real play)."""
         from ortools.sat.python import cp_model
 
         if not ways:
@@ -232,6 +249,8 @@ class Proof:
         except _Stopped:
             return None
         model, ends = schedule.model, []
+        if before is not None:
+            schedule.keep_order(before, kind)
         for x, y in ways:
             end = model.new_bool_var(f"end{x},{y}")
             for t in (int(x), int(y)):
@@ -276,9 +295,10 @@ class Proof:
 def sealed(
     col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int, may: np.ndarray,
     ways: Sequence[tuple[int, int]], seconds: float, work: float = 20.0,
+    before: np.ndarray | None = None,
 ) -> bool | None:  # fmt: skip
     """`Proof.sealed` once, with no other thread to stop it."""
-    return Proof().sealed(col, kind, first, width, may, ways, seconds, work)
+    return Proof().sealed(col, kind, first, width, may, ways, seconds, work, before=before)
 
 
 def _position(
