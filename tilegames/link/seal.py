@@ -267,6 +267,10 @@ class Proof:
         solver.parameters.num_workers = 1  # one worker: the same answer on every machine
         solver.parameters.max_time_in_seconds = max(seconds, 0.01)
         solver.parameters.max_deterministic_time = work
+        # No linear relaxation, no probing in presolve: neither pays on these models of many
+        # small disjunctions (with the order, seeds 37, 68, 27, 29 and 79 a quarter faster).
+        solver.parameters.linearization_level = 0
+        solver.parameters.cp_model_probing_level = 0
         with self._lock:
             if stopped():
                 return None
