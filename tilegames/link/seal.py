@@ -234,7 +234,7 @@ class Proof:
         deterministic time, the same on every machine) ran out first, or the proof was
         stopped, or cancelled once `stale()` (then `cancel` must follow whatever makes it so).
         `before[a, b]` (`closure.reckon` of `may`): tile b goes only after a in every play
-        inside `may`, told to CP-SAT too (it then proves or finds a schedule about a third
+        inside `may`, told to CP-SAT too (it then proves or finds a schedule about a quarter
         sooner; a schedule it cuts off is no real play)."""
         from ortools.sat.python import cp_model
 

@@ -130,7 +130,13 @@ export class GameScreen {
     this.setPaused(false, { send: false }); // the new game starts unpaused; the old one may stay paused
     this.say(t("msg.dealing"));
     const dealing = (this.dealing = {}); // a later deal makes this one give up its retries
-    const chosen = params ?? this.settings.params();
+    let chosen;
+    try {
+      chosen = params ?? this.settings.params();
+    } catch (error) {
+      this.say(errorText(error), "error");
+      return;
+    }
     for (let tries = 1; ; tries += 1) {
       try {
         const state = await api.create({ game: this.game, ...chosen });
