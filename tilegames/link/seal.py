@@ -259,10 +259,12 @@ class Proof:
             schedule.joinable(int(x), int(y), None, end)
             ends.append(end)
         model.add_bool_or(ends)
-        for t, (gone, step) in self._hint.items():  # `may` has grown by a little since
-            if t in schedule.gone:
-                model.add_hint(schedule.gone[t], gone)
-                model.add_hint(schedule.step[t], step)
+        if self._hint:  # a whole play: each tile of `may` the hint does not take stays
+            for t, goes in schedule.gone.items():
+                gone, step = self._hint.get(t, (False, None))
+                model.add_hint(goes, gone)
+                if step is not None:
+                    model.add_hint(schedule.step[t], step)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one worker: the same answer on every machine
         solver.parameters.max_time_in_seconds = max(seconds, 0.01)
