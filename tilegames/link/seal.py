@@ -203,7 +203,8 @@ class Proof:
     def start_from(self, line: Sequence[np.ndarray]) -> None:
         """Hint the next proof with a play: `line` holds the tiles gone after each of its steps,
         as bit masks (`exhaust.deepest_line`). Without one, a proof starts from the last schedule
-        found. A hint changes no verdict, but a deep play finds a schedule several times sooner."""
+        found. Either way every tile of `may` the hint does not take is hinted to stay: a whole
+        play. A hint changes no verdict, but a deep play finds a schedule several times sooner."""
         if not line:
             return
         self._hint = {}
