@@ -149,7 +149,7 @@ export class GameScreen {
         return;
       } catch (error) {
         if (this.dealing !== dealing) return;
-        if (error.retryAfter === null || error.retryAfter === undefined || tries >= DEAL_TRIES) {
+        if (error.retryAfter == null || tries >= DEAL_TRIES) { // none: not an ApiError, or no Retry-After
           this.say(errorText(error), "error");
           return;
         }
