@@ -1,4 +1,5 @@
-"""Two languages: the page follows the browser, switches on every screen, remembers; the server's codes in words."""
+"""Two languages: the page follows the browser, switches on every screen, remembers; the server's codes in words;
+a refused deal asked again, with the board's buttons off until there is a board."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import pytest
 
 from tests.browser.kit import ARROW_KEYS
-from tilegames import slide
+from tilegames import link, slide
 
 pytestmark = pytest.mark.browser
 
@@ -251,3 +252,57 @@ def test_a_new_deal_asked_while_one_waits_to_retry_replaces_it(page, server):
     page.wait_for_timeout(2500)  # past the first deal's retry, which gave up
     assert asked == ["refused", "dealt"]
     assert page.get_attribute("[data-board]", "data-game-id") == shown
+
+
+# The buttons that act on a board, and those that make sense without one (as the language switch does).
+BOARD_BUTTONS = ("undo", "redo", "hint", "solve", "pause")
+FREE_BUTTONS = ("new", "help", "analysis")
+NO_BOARD = {**dict.fromkeys(BOARD_BUTTONS, True), **dict.fromkeys(FREE_BUTTONS, False)}
+NEW_BOARD = {**NO_BOARD, "hint": False, "solve": False, "pause": False}  # nothing to undo or redo
+
+
+def disabled(page) -> dict[str, bool]:
+    """Whether each toolbar and settings button is disabled, by its data-action."""
+    return {action: page.is_disabled(f"[data-action={action}]") for action in NO_BOARD}
+
+
+@pytest.mark.parametrize("locale", ["en-US", "zh-CN"])
+@pytest.mark.parametrize("game", ["slide", "klotski", "link"])
+def test_the_board_buttons_wait_for_the_first_deal(browser, server, game, locale):
+    """Seen in screenshots: while the first deal waited to be asked again, Undo, Hint and Solve looked
+    ready and did nothing. Disabled until the board comes, then as before."""
+    context = browser.new_context(locale=locale, bypass_csp=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        asked = refuse_deals(page, [(503, "busy", {"Retry-After": "2"})])
+        page.goto(f"{server.url}/#/{game}")
+        page.wait_for_selector("[data-message].error")  # no board: waiting to deal again
+        assert disabled(page) == NO_BOARD
+        assert page.is_enabled("[data-lang-switch]")
+        page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
+        assert asked == ["refused", "dealt"]
+        assert disabled(page) == NEW_BOARD
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+def test_a_deal_refused_for_good_leaves_the_board_buttons_off(play, page, server):
+    page.goto(f"{server.url}/")
+    page.evaluate(
+        "v => localStorage.setItem('tilegames.link.settings', v)",
+        json.dumps({"width": 6, "height": 4, "kinds": 6, "gravity": False}),
+    )
+    asked = refuse_deals(page, [(500, "crashed", {})])
+    page.goto(f"{server.url}/#/link")
+    page.wait_for_selector("[data-message].error:has-text('crashed')")
+    assert disabled(page) == NO_BOARD
+    play.press("new")  # the player asks again: dealt, and the toolbar works as before
+    play.game_id()
+    assert asked == ["refused", "dealt"] and disabled(page) == NEW_BOARD
+    for r, c in link.hint(link.Board.parse(play.state()["board"])):
+        page.click(f".lt[data-r='{r}'][data-c='{c}']")
+    play.wait_plies(1)
+    assert disabled(page) == {**NEW_BOARD, "undo": False}

@@ -86,6 +86,7 @@ export class GameScreen {
     this.onKey = (event) => this.keyDown(event);
     document.addEventListener("keydown", this.onKey);
     this.ticker = setInterval(() => this.tick(), 250);
+    this.buttons(); // no board until the first deal or saved game arrives
   }
 
   destroy() {
@@ -210,6 +211,10 @@ export class GameScreen {
     if (state.status === "won" && !quiet) this.won();
   }
 
+  /**
+   * The toolbar follows the game. With no board (the first deal on its way, waiting to be asked again, or
+   * refused) the buttons that act on one are off; New, the settings, help and the analysis switch always work.
+   */
   buttons() {
     const playing = this.state?.status === "playing";
     this.undoButton.disabled = !this.state?.can_undo || this.paused;
