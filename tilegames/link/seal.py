@@ -64,6 +64,7 @@ class _Schedule:
         self.gone = {t: model.new_bool_var(f"gone{t}") for t in tiles}
         self.pairs: list[tuple[int, int, IntVar]] = []  # each pair of a kind, and if it goes
         self._before: dict[tuple[int, int], IntVar] = {}
+        self._heights: dict[tuple[int, int | None], LinearExprT] = {}  # the same sums, built once
         of_kind: dict[int, list[int]] = {}
         for t in tiles:
             of_kind.setdefault(int(kind[t]), []).append(t)
@@ -116,7 +117,10 @@ class _Schedule:
         """How many tiles column c holds then (the ring's columns: none)."""
         if c == 0 or c == self.width - 1:
             return 0
-        return sum(self.there(v, when) for v in range(self.first[c], self.first[c + 1]))
+        if (c, when) not in self._heights:
+            tiles = range(self.first[c], self.first[c + 1])
+            self._heights[c, when] = sum(self.there(v, when) for v in tiles)
+        return self._heights[c, when]
 
     def most(self, t: int) -> int:
         """The most tiles that can lie under t (its row when all are there)."""
