@@ -4,6 +4,8 @@ a refused deal asked again, with the board's buttons off until there is a board.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -13,18 +15,27 @@ from tilegames import link, slide
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def zh_page(browser):
+@contextmanager
+def page_in(browser, locale: str) -> Iterator:
+    """A page of a browser set to `locale`, closed after; an error in the page fails the test."""
     context = browser.new_context(
-        viewport={"width": 1000, "height": 900}, locale="zh-CN", bypass_csp=True
+        viewport={"width": 1000, "height": 900}, locale=locale, bypass_csp=True
     )
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(20_000)
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def zh_page(browser):
+    with page_in(browser, "zh-CN") as page:
+        yield page
 
 
 def open_slide(page, url: str, settings: dict | None = None) -> None:
@@ -53,16 +64,12 @@ def test_the_page_follows_a_chinese_browser(zh_page, server):
 
 
 def test_the_page_follows_an_english_browser(browser, server):
-    context = browser.new_context(locale="en-US", bypass_csp=True)
-    page = context.new_page()
-    try:
+    with page_in(browser, "en-US") as page:
         page.goto(f"{server.url}/")
         page.wait_for_selector("[data-best][data-loaded]")
         assert page.get_attribute("html", "lang") == "en"
         assert page.inner_text("[data-nav=klotski]") == "Klotski"
         assert "Best results" in page.inner_text("[data-best]")
-    finally:
-        context.close()
 
 
 def test_switch_on_a_game_screen_keeps_the_game_and_is_remembered(play, page):
@@ -271,11 +278,7 @@ def disabled(page) -> dict[str, bool]:
 def test_the_board_buttons_wait_for_the_first_deal(browser, server, game, locale):
     """Seen in screenshots: while the first deal waited to be asked again, Undo, Hint and Solve looked
     ready and did nothing. Disabled until the board comes, then as before."""
-    context = browser.new_context(locale=locale, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    try:
+    with page_in(browser, locale) as page:
         asked = refuse_deals(page, [(503, "busy", {"Retry-After": "2"})])
         page.goto(f"{server.url}/#/{game}")
         page.wait_for_selector("[data-message].error")  # no board: waiting to deal again
@@ -284,9 +287,6 @@ def test_the_board_buttons_wait_for_the_first_deal(browser, server, game, locale
         page.wait_for_function("document.querySelector('[data-board]')?.dataset.gameId")
         assert asked == ["refused", "dealt"]
         assert disabled(page) == NEW_BOARD
-    finally:
-        context.close()
-    assert not errors, errors
 
 
 def test_a_deal_refused_for_good_leaves_the_board_buttons_off(play, page, server):
