@@ -4,6 +4,7 @@ export of that tree in a worker process) and after (today's `solve`), interleave
 
 Run: .venv/bin/python -m bench.link_hard [--deals 20] [--timeout 10] [--sizes hard|arcade]
      [--deal constructed|random|both] [--copies 2 8] [--gravity no|yes|both] [--only 24x12:72]
+     [--skip 24x12:72]
      [--before REV | --no-before]
 
 `--sizes arcade` runs every size the arcade lists (`tilegames.web.games.link.SIZES`) with every
@@ -179,6 +180,9 @@ def main() -> None:
     parser.add_argument(
         "--only", nargs="*", default=(), metavar="WxH:K", help="these classes only (24x12:72)"
     )
+    parser.add_argument(
+        "--skip", nargs="*", default=(), metavar="WxH:K", help="all classes but these (24x12:72)"
+    )
     parser.add_argument("--before", default="main", help="git revision of the 'before' solver")
     parser.add_argument("--no-before", action="store_true", help="today's solver only")
     parser.add_argument(
@@ -211,7 +215,9 @@ def main() -> None:
         for clearable in kinds_of
         for gravity in gravities
         for w, h, kinds in sizes
-        if lo <= w * h // kinds <= hi and (not args.only or f"{w}x{h}:{kinds}" in args.only)
+        if lo <= w * h // kinds <= hi
+        and (not args.only or f"{w}x{h}:{kinds}" in args.only)
+        and f"{w}x{h}:{kinds}" not in args.skip
     ]
     solvers: dict[str, Callable[..., Verdict]] = {"after": new_solve}
     before = None
