@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.kit import page_in
 from tilegames.web.launch import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
@@ -57,16 +58,8 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    # bypass_csp: the harness's wait_for_function strings are eval'ed in the page, which the arcade's CSP
-    # forbids; tests/browser/test_csp.py plays the page with the CSP enforced.
-    context = browser.new_context(viewport={"width": 1000, "height": 900}, bypass_csp=True)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(20_000)
-    yield page
-    context.close()
-    assert not errors, errors
+    with page_in(browser) as page:
+        yield page
 
 
 class Play:

@@ -1,12 +1,35 @@
-"""What the browser tests and the screenshot script share: the arrow keys, moves played through the API
-from the page (as its player, so a win counts in its progress), and axe-core's serious findings."""
+"""What the browser tests and the screenshot script share: a page that fails the test on a page error,
+the arrow keys, moves played through the API from the page (as its player, so a win counts in its
+progress), and axe-core's serious findings."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from axe_playwright_python.sync_playwright import Axe
+
+
+@contextmanager
+def page_in(browser: Any, locale: str | None = None) -> Iterator[Any]:
+    """A page of a new browser context (1000x900, `locale` if given), closed after; an error in the
+    page fails the test. bypass_csp: the harness's wait_for_function strings are eval'ed in the page,
+    which the arcade's CSP forbids; tests/browser/test_csp.py plays the page with the CSP enforced."""
+    options: dict[str, Any] = {"viewport": {"width": 1000, "height": 900}, "bypass_csp": True}
+    if locale is not None:
+        options["locale"] = locale
+    context = browser.new_context(**options)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(20_000)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert not errors, errors
+
 
 ARROW_KEYS = {"U": "ArrowUp", "D": "ArrowDown", "L": "ArrowLeft", "R": "ArrowRight"}
 _PLAY = """async ([id, moves]) => {

@@ -4,32 +4,13 @@ a refused deal asked again, with the board's buttons off until there is a board.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
-from tests.browser.kit import ARROW_KEYS
+from tests.browser.kit import ARROW_KEYS, page_in
 from tilegames import link, slide
 
 pytestmark = pytest.mark.browser
-
-
-@contextmanager
-def page_in(browser, locale: str) -> Iterator:
-    """A page of a browser set to `locale`, closed after; an error in the page fails the test."""
-    context = browser.new_context(
-        viewport={"width": 1000, "height": 900}, locale=locale, bypass_csp=True
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(20_000)
-    try:
-        yield page
-    finally:
-        context.close()
-    assert not errors, errors
 
 
 @pytest.fixture
