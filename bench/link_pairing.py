@@ -38,8 +38,9 @@ def lines() -> dict[int, list[tuple[Cell, Cell]]]:
 
 
 def replay(board: Board, line: list[tuple[Cell, Cell]]) -> bool:
-    """Play `line` on a copy of `board` (gravity on), following each tile as it falls: does it
-    clear the board? (No when a pair is not joinable on its turn.)"""
+    """Play `line` on a copy of `board` (gravity on, every cell a tile, as these deals are),
+    following each tile as it falls: does it clear the board? (No when a pair is not joinable on
+    its turn.)"""
     board = board.copy()
     column = [list(range(board.height - 1, -1, -1)) for _ in range(board.width)]
     for pair in line:
