@@ -74,6 +74,15 @@ def test_it_proves_dead_ends_exhaustive_search_agrees_with():
     assert proofs > 20
 
 
+def test_it_keeps_the_tiles_between_two_of_a_column():
+    # the second column reads F E F E from the top: each pair has a tile of the other between
+    # its two, and its neighbours never let either out sideways. A tile's row may fall by the
+    # tiles gone under it, but two tiles of a column only meet once those between have gone.
+    board = Board.parse("BF../AEDC/BFBD/BEAC", gravity=True, ring=False)
+    assert proven(board)
+    assert not exhaustive(board.copy())
+
+
 def test_floating_tiles_are_never_claimed_dead():
     # the column of the upper A is not compact: the relaxation does not apply
     board = Board.parse("A./../AB/B.", gravity=True, ring=False)

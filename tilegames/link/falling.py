@@ -12,6 +12,8 @@ not) with both ends anywhere their rows may be: from `i - gone below` to `i`, wh
 what the relaxation has removed. Induction on a real play: every tile it removes is removed by
 the relaxation too, no later, so the relaxation's columns are never taller than the real ones,
 its "gone below" is never less than the real count, and the real rows lie in the ranges tried.
+Two tiles of one column keep between them every tile between them that the relaxation still
+has (a real play has it too), so they lie at least that many rows and one apart.
 A tile the relaxation can never remove cannot be removed in the real game: a dead end.
 """
 
@@ -130,6 +132,10 @@ def doomed(
                 ):
                     continue
                 cy = col[y]
+                between = 0  # tiles between x and y in one column that the relaxation keeps
+                if cx == cy:
+                    for i in range(min(idx[x], idx[y]) + 1, max(idx[x], idx[y])):
+                        between += 1 - gone_in[cx, i]
                 below_y = 0
                 for i in range(idx[y]):
                     below_y += gone_in[cy, i]
@@ -144,8 +150,10 @@ def doomed(
                     closed = walled(relaxed, rx, cx)
                     for jy in range(idx[y], idx[y] - below_y - 1, -1):
                         ry = bottom - jy
-                        if cx == cy and (idx[y] - idx[x]) * (jy - jx) <= 0:
-                            continue  # a column keeps its order
+                        if cx == cy and (
+                            (idx[y] - idx[x]) * (jy - jx) <= 0 or abs(jy - jx) <= between
+                        ):
+                            continue  # a column keeps its order, and the tiles between
                         if closed and abs(rx - ry) + abs(cx - cy) != 1:
                             continue  # no empty neighbour: only a tile next to it is reachable
                         work += 1
