@@ -81,6 +81,7 @@ def test_it_keeps_the_tiles_between_two_of_a_column():
     board = Board.parse("BF../AEDC/BFBD/BEAC", gravity=True, ring=False)
     assert proven(board)
     assert not exhaustive(board.copy())
+    assert not doomed(board.grid(), _NONE, 10**9, _NONE, False)[0]  # without that rule
 
 
 def test_floating_tiles_are_never_claimed_dead():

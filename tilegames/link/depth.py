@@ -177,7 +177,9 @@ def run(
                     and _fall_pays(state)
                 ):  # the relaxation under gravity, while it pays at this size of board
                     work = state[BUDGET_FALL]
-                    dead, gone, spent = falling.doomed(grid, hint[: state[HINT]], work, none)
+                    dead, gone, spent = falling.doomed(
+                        grid, hint[: state[HINT]], work, none, False
+                    )  # without the rule for two tiles of a column (`falling.doomed`)
                     state[FALL_CALLS] += 1
                     state[FALL_DEAD] += dead
                     hint[: gone.shape[0]] = gone
