@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -37,21 +38,28 @@ def lines() -> dict[int, list[tuple[Cell, Cell]]]:
     return {int(seed): [(tuple(a), tuple(b)) for a, b in line] for seed, line in recorded.items()}
 
 
-def replay(board: Board, line: list[tuple[Cell, Cell]]) -> bool:
+def follow(board: Board, line: list[tuple[Cell, Cell]]) -> Iterator[tuple[Board, list[Cell]]]:
     """Play `line` on a copy of `board` (gravity on, every cell a tile, as these deals are),
-    following each tile as it falls: does it clear the board? (No when a pair is not joinable on
-    its turn.)"""
+    following each tile as it falls: before each pair, the board and the pair's cells then. A pair
+    that is not joinable on its turn ends the walk (`IllegalMoveError`)."""
     board = board.copy()
     column = [list(range(board.height - 1, -1, -1)) for _ in range(board.width)]
     for pair in line:
         now = [(board.height - 1 - column[c].index(r), c) for r, c in pair]
-        try:
-            board.push(now)
-        except IllegalMoveError:
-            return False
+        yield board.copy(), now
+        board.push(now)
         for r, c in pair:
             column[c].remove(r)
-    return board.is_solved()
+    yield board, []
+
+
+def replay(board: Board, line: list[tuple[Cell, Cell]]) -> bool:
+    """Does `line` clear `board`? (No when a pair is not joinable on its turn.)"""
+    try:
+        *_, (end, _) = follow(board, line)
+    except IllegalMoveError:
+        return False
+    return end.is_solved()
 
 
 def fixed(board: Board, line: list[tuple[Cell, Cell]], reverse: bool) -> np.ndarray:
