@@ -40,8 +40,9 @@ def lines() -> dict[int, list[tuple[Cell, Cell]]]:
 
 def follow(board: Board, line: list[tuple[Cell, Cell]]) -> Iterator[tuple[Board, list[Cell]]]:
     """Play `line` on a copy of `board` (gravity on, every cell a tile, as these deals are),
-    following each tile as it falls: before each pair, the board and the pair's cells then. A pair
-    that is not joinable on its turn ends the walk (`IllegalMoveError`)."""
+    following each tile as it falls: before each pair, the board and the pair's cells then; last,
+    the board after the whole line and no pair. A pair that is not joinable on its turn ends the
+    walk (`IllegalMoveError`)."""
     board = board.copy()
     column = [list(range(board.height - 1, -1, -1)) for _ in range(board.width)]
     for pair in line:

@@ -1,16 +1,16 @@
 """Lianliankan under gravity: where along a recorded clearing the plain search loses its time.
 
-Run: .venv/bin/python -m bench.link_traps [--every MOVES] [--budget POSITIONS] [--drop RATIO] [SEED ...]
+Run: .venv/bin/python -m bench.link_traps [--every MOVES] [--budget N] [--drop RATIO] [SEED ...]
 
 For a deal of `bench/data/link_lines.json` (random 24x12 deals with 72 kinds x 4 and gravity that
 `solve` leaves undecided at 10 s), the plain exhaustive search (`Exhaust(grid, confine=False)`)
 runs from the line's position after every `--every` moves, for at most `--budget` positions
-each. Where the positions to the clearing drop more than `--drop` times (4) between two of them,
-every move between is measured, and each that drops them as much is a *trap*: the search spends
-most of its positions under the siblings of the line's next move there. At each trap every move
-is listed with what the plain search, the relaxation under gravity (`falling.doomed`) and the
-probing of the pairings (`probe.probe`) say of the position after it (docs/benchmarks.md,
-"Random deals decided", round 27).
+each. Where the positions to the clearing drop more than `--drop` times (4) between two of them
+(from at least 100,000), every move between is measured, and each that drops them as much is a
+*trap*: the search spends most of its positions under the siblings of the line's next move
+there. At each trap every move is listed with what the plain search, the relaxation under
+gravity (`falling.doomed`) and the probing of the pairings (`probe.probe`) say of the position
+after it (docs/benchmarks.md, "Random deals decided", round 27).
 """
 
 from __future__ import annotations
