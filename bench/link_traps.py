@@ -77,10 +77,9 @@ def study(
         started = time.perf_counter()
         nodes = at(moves)
         print(f"| {moves} | {shown(nodes)} ({time.perf_counter() - started:.1f} s) |", flush=True)
+    spans = [(mark, min(mark + every, len(walk) - 1)) for mark in marks]
     windows = [
-        (mark, min(mark + every, len(walk) - 1))
-        for mark in marks
-        if at(mark) >= 100_000 and at(mark) > drop * at(min(mark + every, len(walk) - 1))
+        (low, high) for low, high in spans if at(low) >= 100_000 and at(low) > drop * at(high)
     ]
     for low, high in windows:  # every move of a window where the positions drop
         steps = ", ".join(f"{moves}: {shown(at(moves))}" for moves in range(low, high + 1))

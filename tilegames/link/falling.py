@@ -63,9 +63,8 @@ def doomed(
     cells in `hint` first (the order that worked one move earlier: one pass instead of many).
     A board that is not compact, or a scan past `budget` path tests, answers "not doomed"
     (sound: no proof is claimed). `apart=False` drops the rule for two tiles of one column (the
-    tiles kept between them, round 26), as the move search below the root does: the dead ends
-    it adds there steer the restarts elsewhere, and on clearable 30x16 deals with 60 kinds x 8
-    that cost nodes (seed 38: 290,992 instead of 164,044).
+    tiles kept between them), as the move search below the root does: there the dead ends it
+    adds steered the restarts away from clearings (docs/link.md, item 9).
     """
     h, w = grid.shape
     gone = np.empty(0, np.int64)
