@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -187,11 +188,29 @@ class _Schedule:
         model.add_bool_or(ways).only_enforce_if(enforce)
 
 
+TUNED: Mapping[str, int | bool] = MappingProxyType(
+    {
+        # No linear relaxation, no probing in presolve: neither pays on these models of many
+        # small disjunctions (with the order, seeds 37, 68, 27, 29 and 79 a quarter faster).
+        "linearization_level": 0,
+        "cp_model_probing_level": 0,
+        # No clause simplification between restarts, no phase saving: each decision keeps to
+        # the hint, a play close to the schedule sought (round 28: seeds 37 and 94's chains of
+        # proofs in about half the time, `bench.link_proofs`).
+        "use_sat_inprocessing": False,
+        "use_phase_saving": False,
+    }
+)
+"""CP-SAT's parameters for a proof, beside one worker and the limits."""
+
+
 class Proof:
     """`sealed`, which another thread may `stop` (it gives up at once, and so does every later
-    proof) or `cancel` (the proof running now gives up)."""
+    proof) or `cancel` (the proof running now gives up). `parameters` are CP-SAT's (`TUNED`;
+    a benchmark may compare others)."""
 
-    def __init__(self) -> None:
+    def __init__(self, parameters: Mapping[str, int | bool] = TUNED) -> None:
+        self.parameters = parameters
         self._solver: object = None
         self.schedule: list[list[tuple[int, int]]] = []
         """After a schedule was found (`sealed` False): its pairs, step by step."""
@@ -274,10 +293,8 @@ class Proof:
         solver.parameters.num_workers = 1  # one worker: the same answer on every machine
         solver.parameters.max_time_in_seconds = max(seconds, 0.01)
         solver.parameters.max_deterministic_time = work
-        # No linear relaxation, no probing in presolve: neither pays on these models of many
-        # small disjunctions (with the order, seeds 37, 68, 27, 29 and 79 a quarter faster).
-        solver.parameters.linearization_level = 0
-        solver.parameters.cp_model_probing_level = 0
+        for name, value in self.parameters.items():
+            setattr(solver.parameters, name, value)
         with self._lock:
             if stopped():
                 return None
