@@ -39,14 +39,14 @@ _STALLED = 200_000
 
 def start(grid: np.ndarray, timeout: float) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """`may` once confined play has stalled, and the line to its deepest position; None if the
-    search decided the deal first."""
+    search decided the deal first or `timeout` seconds passed."""
     every = Exhaust(grid, 384 << 20)
     every.bounds.seal_after = 1 << 62  # no proof here: the chain below is what is measured
-    status, grew, tiles, began = PAUSE, 0, 0, time.perf_counter()
+    status, grew, size, began = PAUSE, 0, 0, time.perf_counter()
     while status == PAUSE and time.perf_counter() - began < timeout:
         status = every.step(50_000)
-        if (now := int(every.may.sum())) != tiles:
-            grew, tiles = every.nodes, now
+        if (now := int(every.may.sum())) != size:
+            grew, size = every.nodes, now
         if every.nodes - grew >= _STALLED and not every.bounds.scouting:
             return every.may.copy(), every.bounds.deepest()
     return None
@@ -103,7 +103,10 @@ def main() -> None:
         grid = board.grid()
         begun = start(grid, args.timeout)
         if begun is None:
-            print(f"| {seed} | decided by the search alone | | | | | |", flush=True)
+            print(
+                f"| {seed} | no stall: decided by the search, or out of time | | | | | |",
+                flush=True,
+            )
             continue
         may, line = begun
         for name, parameters in (("round 27", ROUND_27), ("today", seal.TUNED)):
