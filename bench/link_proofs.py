@@ -33,21 +33,19 @@ ROUND_27: Mapping[str, int | bool] = {
 }
 """CP-SAT's defaults for the two parameters round 28 turned off."""
 
-_STALLED = 200_000
-"""Positions with `may` unchanged before the first proof (`bounds._SEAL_AFTER`)."""
-
 
 def start(grid: np.ndarray, timeout: float) -> tuple[np.ndarray, list[np.ndarray]] | None:
     """`may` once confined play has stalled, and the line to its deepest position; None if the
     search decided the deal first or `timeout` seconds passed."""
     every = Exhaust(grid, 384 << 20)
+    stalled = every.bounds.seal_after  # positions with `may` unchanged before a proof is due
     every.bounds.seal_after = 1 << 62  # no proof here: the chain below is what is measured
     status, grew, size, began = PAUSE, 0, 0, time.perf_counter()
     while status == PAUSE and time.perf_counter() - began < timeout:
         status = every.step(50_000)
         if (now := int(every.may.sum())) != size:
             grew, size = every.nodes, now
-        if every.nodes - grew >= _STALLED and not every.bounds.scouting:
+        if every.nodes - grew >= stalled and not every.bounds.scouting:
             return every.may.copy(), every.bounds.deepest()
     return None
 
@@ -110,9 +108,9 @@ def main() -> None:
             continue
         may, line = begun
         for name, parameters in (("round 27", ROUND_27), ("today", seal.TUNED)):
-            verdict, proofs, tiles, took = chain(grid, may, line, parameters, args.timeout)
+            verdict, proofs, size, took = chain(grid, may, line, parameters, args.timeout)
             print(
-                f"| {seed} | {int(may.sum())} | {name} | {verdict} | {proofs} | {tiles} "
+                f"| {seed} | {int(may.sum())} | {name} | {verdict} | {proofs} | {size} "
                 f"| {took:.1f} s |",
                 flush=True,
             )
