@@ -2,7 +2,7 @@
 proven impossible) per size and kind count, before (the solver of a git revision, run from an
 export of that tree in a worker process) and after (today's `solve`), interleaved deal by deal.
 
-Run: .venv/bin/python -m bench.link_hard [--deals 20] [--timeout 10] [--sizes hard|arcade]
+Run: .venv/bin/python -m bench.link_hard [--deals 20] [--first 0] [--timeout 10] [--sizes hard|arcade]
      [--deal constructed|random|both] [--copies 2 8] [--gravity no|yes|both] [--only 24x12:72]
      [--skip 24x12:72]
      [--before REV | --no-before]
@@ -112,14 +112,15 @@ def arcade_kinds(width: int, height: int) -> list[int]:
 
 def run(
     boards: list[Board], solvers: dict[str, Callable[..., Verdict]], timeout: float,
-    slow: float | None = None,
+    slow: float | None = None, first: int = 0,
 ) -> dict:  # fmt: skip
     """Each board with each solver in turn (interleaved): verdict counts, times, nodes. With
-    `slow`, a line for each deal that some solver took longer than that on."""
+    `slow`, a line for each deal that some solver took longer than that on. The boards are of
+    seeds `first`, `first + 1`, ..."""
     stats = {name: [0, 0, 0, 0.0, 0, 0.0, [], 0.0] for name in solvers}
     # yes, no, undecided, slowest, most nodes, total seconds, undecided seeds, CPU seconds
     words = {True: "clearable", False: "impossible", None: "undecided"}
-    for seed, board in enumerate(boards):
+    for seed, board in enumerate(boards, first):
         times: list[tuple[str, float, bool | None]] = []
         for name, solver in solvers.items():
             start = time.perf_counter()
@@ -142,7 +143,7 @@ def run(
 
 def table(
     configs, deals: int, timeout: float, solvers: dict[str, Callable[..., Verdict]],
-    slow: float | None = None,
+    slow: float | None = None, first: int = 0,
 ) -> None:  # fmt: skip
     print(
         "| size | kinds × copies | gravity | deals | solver | clearable | impossible | undecided "
@@ -154,9 +155,9 @@ def table(
         copies = width * height // kinds
         boards = [
             deal(width, height, kinds, copies, seed=s, gravity=gravity, solvable=clearable)
-            for s in range(deals)
+            for s in range(first, first + deals)
         ]
-        stats = run(boards, solvers, timeout, slow)
+        stats = run(boards, solvers, timeout, slow, first)
         what = "constructed" if clearable else "random"
         for name, (yes, no, undecided, slowest, nodes, total, seeds, cpu) in stats.items():
             undecided_text = f"{undecided} (seeds {seeds[:40]})" if undecided else "0"
@@ -172,6 +173,9 @@ def table(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first deal's seed (a fresh set: not 0)"
+    )
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per deal")
     parser.add_argument("--sizes", choices=("hard", "arcade"), default="hard")
     parser.add_argument("--deal", choices=("constructed", "random", "both"), default="both")
@@ -227,7 +231,7 @@ def main() -> None:
             before(board, 5.0)
         solvers = {"before": before, "after": new_solve}
     try:
-        table(configs, args.deals, args.timeout, solvers, args.slow)
+        table(configs, args.deals, args.timeout, solvers, args.slow, args.first)
     finally:
         if before is not None:
             before.close()
