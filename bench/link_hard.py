@@ -159,6 +159,8 @@ def table(
         ]
         stats = run(boards, solvers, timeout, slow, first)
         what = "constructed" if clearable else "random"
+        if first:
+            what += f" (seeds {first} to {first + deals - 1})"
         for name, (yes, no, undecided, slowest, nodes, total, seeds, cpu) in stats.items():
             undecided_text = f"{undecided} (seeds {seeds[:40]})" if undecided else "0"
             print(
