@@ -91,13 +91,21 @@ def main() -> None:
         parser.error(f"--size {args.size!r} is not WIDTHxHEIGHT")
     if args.timeout <= 0:
         parser.error("--timeout must be positive")
+    if args.kinds <= 0:
+        parser.error("--kinds must be positive")
+    copies = width * height // args.kinds
+    try:
+        boards = [
+            deal(width, height, args.kinds, copies, seed=seed, gravity=True, solvable=False)
+            for seed in args.seeds
+        ]
+    except ValueError as error:  # a size and kind count that make no deal
+        parser.error(str(error))
     print(
         "| seed | tiles of `may` at the start | parameters | verdict | proofs | tiles at the end | time |"
     )
     print("|---|---|---|---|---|---|---|")
-    for seed in args.seeds:
-        copies = width * height // args.kinds
-        board = deal(width, height, args.kinds, copies, seed=seed, gravity=True, solvable=False)
+    for seed, board in zip(args.seeds, boards, strict=True):
         grid = board.grid()
         begun = start(grid, args.timeout)
         if begun is None:
