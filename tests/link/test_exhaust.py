@@ -218,8 +218,14 @@ def reachable(grid) -> tuple[set[int], bool, set[tuple[int, int]], set[int]]:
 
 def tall_board(seed: int) -> Board:
     """A random board of 3-6 columns of 4-7 tiles, kinds of 2 and 4: many die young."""
+    return random_board(seed, (3, 6), (4, 7))
+
+
+def random_board(seed: int, widths: tuple[int, int], heights: tuple[int, int]) -> Board:
+    """A random board with gravity, its width and height drawn from the ranges given, kinds of 2
+    and 4, one cell or none empty."""
     rng = random.Random(seed)
-    width, height = rng.randint(3, 6), rng.randint(4, 7)
+    width, height = rng.randint(*widths), rng.randint(*heights)
     layout: list[str] = []
     while len(layout) < width * height - 1:
         copies = min(rng.choice([2, 2, 4]), (width * height - len(layout)) // 2 * 2)

@@ -9,14 +9,23 @@ import random
 import threading
 import time
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.link.test_exhaust import finish, joinable_at, reachable, ringed_boards, tall_board
+from tests.link.test_exhaust import (
+    finish,
+    joinable_at,
+    random_board,
+    reachable,
+    ringed_boards,
+    tall_board,
+)
 from tests.link.test_exhaust import settled as settle
 from tilegames.link.alongside import Alongside
+from tilegames.link.board import Board
 from tilegames.link.closure import reckon
 from tilegames.link.exhaust import DEAD, GROW, SOLVED, USED, Exhaust, tiles
 from tilegames.link.halves import Halves
@@ -39,14 +48,23 @@ def joined_in_confined_play(grid: np.ndarray, may: np.ndarray) -> set[tuple[int,
     return joined
 
 
+def wide_board(seed: int) -> Board:
+    """A random board of 7-10 columns of 2-3 tiles: pairs far apart, joined along a row and up
+    or down a column beside them, or one farther out."""
+    return random_board(seed, (7, 10), (2, 3))
+
+
 def verdicts(
-    board_seed: int, may_seed: int, ordered: bool = False
+    board_seed: int,
+    may_seed: int,
+    ordered: bool = False,
+    board: Callable[[int], Board] = tall_board,
 ) -> list[tuple[bool | None, bool, bool]]:
-    """For a settled tall board and a random `may`: (sealed?, joined in confined play?, joined
-    at the end of the schedule found, replayed?) for every pair of a kind, each asked alone.
-    `ordered`: `may` is the top of each column (as in play) and the proof is told the order
-    `closure.reckon` finds (which a scattered `may` seldom has)."""
-    grid = settle(tall_board(board_seed)).grid()
+    """For a settled `board` (tall by default) and a random `may`: (sealed?, joined in confined
+    play?, joined at the end of the schedule found, replayed?) for every pair of a kind, each
+    asked alone. `ordered`: `may` is the top of each column (as in play) and the proof is told
+    the order `closure.reckon` finds (which a scattered `may` seldom has)."""
+    grid = settle(board(board_seed)).grid()
     col, kind, first = tiles(grid)
     rng = random.Random(may_seed)
     may = column_tops(first, rng) if ordered else np.array([rng.random() < 0.7 for _ in col])
@@ -73,6 +91,19 @@ def test_a_pair_joined_in_confined_play_is_never_sealed(board_seed, may_seed, or
         assert proved is not None
         assert not (proved and in_play)
         assert not (played and not in_play)  # a replay is a real play
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 10_000), st.booleans())
+def test_on_wide_boards_a_pair_is_sealed_exactly_when_no_confined_play_joins_it(
+    board_seed, may_seed, ordered
+):
+    # The model joins two tiles around the nearest column outside them only: any column farther
+    # out asks for that one low too (a pair joined only farther out would be sealed here).
+    for proved, in_play, played in verdicts(board_seed, may_seed, ordered, wide_board):
+        assert proved is not None
+        assert proved != in_play
+        assert not (played and not in_play)
 
 
 def column_tops(first: np.ndarray, rng: random.Random) -> np.ndarray:

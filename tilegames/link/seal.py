@@ -165,7 +165,10 @@ class _Schedule:
             between = range(min(cx, cy) + 1, max(cx, cy))
             if all(self.kept[d] <= min(self.most(x), self.most(y)) for d in between):
                 way(lx == ly, *(self.height(d, when) <= lx for d in between))  # one row
-        for k in range(self.width):  # along x's row to column k, along it, along y's row
+        # Along x's row to column k, along it, along y's row. A column k left of both needs
+        # every column the next one in needs low enough, and more: the column just left of both
+        # stands for all of them (so does the one just right), and the model is far smaller.
+        for k in range(min(cx, cy) - 1, max(cx, cy) + 2):
             if k == cx == cy:
                 continue
             legs: list[Condition] = []
