@@ -151,6 +151,24 @@ class _Schedule:
         def gone(tiles: range) -> list[Condition]:
             return [self.there(v, when) == 0 for v in tiles]
 
+        clear: dict[tuple[int, int], IntVar | None] = {}
+
+        def row_clear(t: int, c: int, level: LinearExprT, k: int) -> IntVar | None:
+            """A literal that implies t's row is empty from column c (t's) to column k, or None
+            when a column on the way never gets low enough. One chain for each side of t, which
+            every path along t's row shares."""
+            if (t, k) not in clear:
+                toward = 1 if k > c else -1
+                inner = None if k - toward == c else row_clear(t, c, level, k - toward)
+                literal = None
+                if self.kept[k] <= self.most(t) and (inner is not None or k - toward == c):
+                    literal = model.new_bool_var("")
+                    model.add(self.height(k, when) <= level).only_enforce_if(literal)
+                    if inner is not None:
+                        model.add_implication(literal, inner)
+                clear[t, k] = literal
+            return clear[t, k]
+
         if cx != cy and can_top_x and can_top_y:
             way(*gone(above_x), *gone(above_y))  # over both tops
         if all(may[v] for v in range(self.first[cx], x)) and all(
@@ -161,10 +179,12 @@ class _Schedule:
             low, high = min(x, y), max(x, y)
             if all(may[v] for v in range(low + 1, high)):
                 way(*gone(range(low + 1, high)))  # nothing left between
+        elif abs(cx - cy) == 1:
+            way(lx == ly)  # side by side
         else:
-            between = range(min(cx, cy) + 1, max(cx, cy))
-            if all(self.kept[d] <= min(self.most(x), self.most(y)) for d in between):
-                way(lx == ly, *(self.height(d, when) <= lx for d in between))  # one row
+            along = row_clear(x, cx, lx, cy - (1 if cy > cx else -1))
+            if along is not None:
+                way(lx == ly, along == 1)  # one row
         # Along x's row to column k, along it, along y's row. A column k left of both needs
         # every column the next one in needs low enough, and more: the column just left of both
         # stands for all of them (so does the one just right), and the model is far smaller.
@@ -181,11 +201,10 @@ class _Schedule:
                         break
                     legs += [*gone(above), other > level]
                 else:
-                    toward = 1 if k > c else -1
-                    crossed = range(c + toward, k + toward, toward)
-                    if any(self.kept[d] > self.most(t) for d in crossed):
+                    leg = row_clear(t, c, level, k)
+                    if leg is None:
                         break  # a column that never gets low enough
-                    legs += [self.height(d, when) <= level for d in crossed]
+                    legs.append(leg == 1)
             else:
                 way(*legs)
         model.add_bool_or(ways).only_enforce_if(enforce)
