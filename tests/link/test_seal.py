@@ -59,11 +59,13 @@ def verdicts(
     may_seed: int,
     ordered: bool = False,
     board: Callable[[int], Board] = tall_board,
+    one_a_step: bool = False,
 ) -> list[tuple[bool | None, bool, bool]]:
     """For a settled `board` (tall by default) and a random `may`: (sealed?, joined in confined
     play?, joined at the end of the schedule found, replayed?) for every pair of a kind, each
     asked alone. `ordered`: `may` is the top of each column (as in play) and the proof is told
-    the order `closure.reckon` finds (which a scattered `may` seldom has)."""
+    the order `closure.reckon` finds (which a scattered `may` seldom has). `one_a_step`: the
+    proof's schedules take one pair a step."""
     grid = settle(board(board_seed)).grid()
     col, kind, first = tiles(grid)
     rng = random.Random(may_seed)
@@ -74,12 +76,16 @@ def verdicts(
     for x, y in itertools.combinations(range(len(col)), 2):
         if kind[x] == kind[y]:
             proof = Proof()
-            proved = proof.sealed(col, kind, first, grid.shape[1], may, [(x, y)], 20, before=before)
+            width = grid.shape[1]
+            proved = proof.sealed(
+                col, kind, first, width, may, [(x, y)], 20, before=before, one_a_step=one_a_step
+            )
             played = None
             if proved is False:  # the schedule found, played, joins the pair at its end or not
                 gone = replay(grid, col, kind, first, proof.schedule)
                 played = gone is not None and (x, y) in joined(grid, col, kind, first, gone)
                 assert all(may[t] for step in proof.schedule for pair in step for t in pair)
+                assert not one_a_step or all(len(step) == 1 for step in proof.schedule)
             answers.append((proved, (x, y) in confined, bool(played)))
     return answers
 
@@ -146,6 +152,47 @@ def test_both_verdicts_come_and_the_schedules_found_are_mostly_real():
     assert all(proved or in_play for proved, in_play, _ in answers)  # exact on these boards
     replayed = sum(played for _, _, played in answers)
     assert replayed > 0.8 * (len(answers) - proofs)  # steps shared by pairs spoil a few
+
+
+def test_with_one_pair_a_step_every_schedule_found_is_a_real_play():
+    answers = [answer for seed in range(25) for answer in verdicts(seed, seed, one_a_step=True)]
+    assert all(proved != in_play for proved, in_play, _ in answers)  # the same verdicts
+    assert all(played for proved, _, played in answers if not proved)
+
+
+def test_a_schedule_no_real_play_takes_is_asked_for_again_one_pair_a_step(monkeypatch):
+    asked: list[tuple[bool, bool | None]] = []  # (one pair a step?, the answer) of each proof
+    real_sealed, real_replay = Proof.sealed, replay
+
+    def recorded(self, *args, **named):
+        proved = real_sealed(self, *args, **named)
+        asked.append((args[10] if len(args) > 10 else named.get("one_a_step", False), proved))
+        return proved
+
+    def first_spoilt(grid, col, kind, first, schedule):
+        """The first schedule of a board is taken for one whose shared steps no play takes."""
+        if len(asked) == 1:
+            return None
+        return real_replay(grid, col, kind, first, schedule)
+
+    monkeypatch.setattr(Proof, "sealed", recorded)
+    monkeypatch.setattr("tilegames.link.seal.replay", first_spoilt)
+    again = 0
+    for board in ringed_boards(60):
+        every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+        every.bounds.seal_after = 1 << 40
+        every.step(1)
+        asked.clear()
+        tried = every.bounds.may
+        every.bounds.seal(1 << 42)  # the rule allows this proof
+        if asked and asked[0][1] is False:  # a schedule, "spoilt": asked for again at once
+            assert [one for one, _ in asked] == [False, True], str(board)
+            grown = every.bounds.may is not tried
+            assert grown or asked[1][1] is not False or every.bounds.may.all(), str(board)
+            again += 1
+        else:
+            assert len(asked) <= 1
+    assert again > 3
 
 
 def test_plays_onward_take_only_tiles_some_play_takes_and_every_way_out_joinable():

@@ -203,32 +203,37 @@ class Bounds:
 
     def _prove(self, may: np.ndarray, ways: list[tuple[int, int]], before: np.ndarray) -> bool:
         """`seal`'s proof for `may` and its `ways` out (with the order `before` that confined
-        play keeps, `closure.reckon`): `sealed` if it holds. When CP-SAT finds
-        a schedule instead, it is played (`seal.replay`), and `may` grows at once by the tiles
-        outside it that plays from its end take (`seal.onward`): a way out, and often more."""
-        seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
-        width = self.grid.shape[1]
-        proved = None
+        play keeps, `closure.reckon`): `sealed` if it holds. When CP-SAT finds a schedule
+        instead, it is played (`seal.replay`), and `may` grows at once by the tiles outside it
+        that plays from its end take (`seal.onward`): a way out, and often more. A schedule
+        whose pairs sharing a step no real play can take in turn is asked for again with one
+        pair a step (slower, so only then): else the chain of proofs would stop there."""
+        grid, col, kind, first = self.grid, self.col, self.kind, self.first
+        width = grid.shape[1]
+        self._proof.start_from(self.deepest())  # else from the last schedule found
         try:
-            self._proof.start_from(self.deepest())  # else from the last schedule found
-            proved = self._proof.sealed(
-                self.col, self.kind, self.first, width, may, ways, seconds, _SEAL_WORK,
-                lambda: self.may is not may, before,
-            )  # fmt: skip
+            for one_a_step in (False, True):
+                seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
+                proved = self._proof.sealed(
+                    col, kind, first, width, may, ways, seconds, _SEAL_WORK,
+                    lambda: self.may is not may, before, one_a_step,
+                )  # fmt: skip
+                if proved is True:
+                    with self._lock:
+                        self.sealed = self.sealed or self.may is may
+                if proved is not False:
+                    return self.sealed
+                gone = seal.replay(grid, col, kind, first, self._proof.schedule)
+                if gone is not None:  # a real play: `may` grows by what plays on from there take
+                    new = seal.onward(grid, col, kind, first, gone, may)
+                    if new.any():
+                        self.widen(np.flatnonzero(new), self._asked_at)
+                        self._onward = True
+                    return False
+            return False
         finally:
             with self._lock:
                 self._proving = False
-                self.sealed = self.sealed or (proved is True and self.may is may)
-        if self.sealed or proved is not False:
-            return self.sealed
-        grid, col, kind, first = self.grid, self.col, self.kind, self.first
-        gone = seal.replay(grid, col, kind, first, self._proof.schedule)
-        if gone is not None:  # a real play: `may` grows by what plays on from there take
-            new = seal.onward(grid, col, kind, first, gone, may)
-            if new.any():
-                self.widen(np.flatnonzero(new), self._asked_at)
-                self._onward = True
-        return False
 
     def stop(self) -> None:
         """Give up a proof running in another thread (`seal`), and every later one, and wait

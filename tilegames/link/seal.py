@@ -84,6 +84,21 @@ class _Schedule:
             for t in same:
                 model.add(sum(goes_with[t]) == self.gone[t])
 
+    def one_pair_a_step(self) -> None:
+        """No two pairs go at one step (as in real play): then every schedule can be replayed.
+        A pair that stays takes a step of its own past the last."""
+        from ortools.sat.python import cp_model
+
+        last, moves = len(self.step), []
+        for i, (x, _, pair) in enumerate(self.pairs):
+            past = last + 1 + i
+            steps = cp_model.Domain.from_intervals([[0, last], [past, past]])
+            move = self.model.new_int_var_from_domain(steps, f"move{i}")
+            self.model.add(move == self.step[x]).only_enforce_if(pair)
+            self.model.add(move == past).only_enforce_if(~pair)
+            moves.append(move)
+        self.model.add_all_different(moves)
+
     def keep_order(self, before: np.ndarray, kind: np.ndarray) -> None:
         """Tile b goes only after a, for each `before[a, b]` of `may` (a fact of real play: by
         an earlier move, or by the same one when the two are of a kind)."""
@@ -273,6 +288,7 @@ class Proof:
         self, col: np.ndarray, kind: np.ndarray, first: np.ndarray, width: int,
         may: np.ndarray, ways: Sequence[tuple[int, int]], seconds: float, work: float = 20.0,
         stale: Callable[[], bool] = lambda: False, before: np.ndarray | None = None,
+        one_a_step: bool = False,
     ) -> bool | None:  # fmt: skip
         """True if no play inside `may` ever makes one of `ways` joinable (pairs with a tile
         outside `may`, of the tiles of `exhaust.tiles` in a padded grid `width` wide, with the
@@ -281,7 +297,8 @@ class Proof:
         stopped, or cancelled once `stale()` (then `cancel` must follow whatever makes it so).
         `before[a, b]` (`closure.reckon` of `may`): tile b goes only after a in every play
         inside `may`, told to CP-SAT too (it then proves or finds a schedule about a quarter
-        sooner; a schedule it cuts off is no real play)."""
+        sooner; a schedule it cuts off is no real play). `one_a_step`: no two pairs share a
+        step (`_Schedule.one_pair_a_step`), for when a schedule found was no real play."""
         from ortools.sat.python import cp_model
 
         if not ways:
@@ -297,6 +314,8 @@ class Proof:
         model, ends = schedule.model, []
         if before is not None:
             schedule.keep_order(before, kind)
+        if one_a_step:
+            schedule.one_pair_a_step()
         for x, y in ways:
             end = model.new_bool_var(f"end{x},{y}")
             for t in (int(x), int(y)):
