@@ -16,8 +16,9 @@ go in pairs at one step, every pair is joinable when it goes (counting as there 
 goes at that step or later), and at the end some way out is joinable. CP-SAT looks for one. If
 there is none (INFEASIBLE), no play inside `may` ever offers a way out, so no play takes a tile
 outside it, and with a tile outside it no play clears the board. Steps may be shared by several
-pairs, which only admits more schedules: the proof stays sound. A schedule found proves nothing
-(`False`), and neither does running out of time (`None`).
+pairs, which only admits more schedules: the proof stays sound (and a schedule whose shared
+steps no real play takes can be asked for again with one pair a step). A schedule found proves
+nothing (`False`), and neither does running out of time (`None`).
 """
 
 from __future__ import annotations
