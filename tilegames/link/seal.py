@@ -170,9 +170,9 @@ class _Schedule:
         clear: dict[tuple[int, int], IntVar | None] = {}
 
         def row_clear(t: int, c: int, level: LinearExprT, k: int) -> IntVar | None:
-            """A literal that implies t's row is empty from column c (t's) to column k, or None
-            when a column on the way never gets low enough. One chain for each side of t, which
-            every path along t's row shares."""
+            """A literal that implies t's row is empty in every column past c (t's) up to k, or
+            None when a column on the way never gets low enough: a chain on each side of t,
+            which every path along t's row shares."""
             if (t, k) not in clear:
                 toward = 1 if k > c else -1
                 inner = None if k - toward == c else row_clear(t, c, level, k - toward)
