@@ -169,15 +169,16 @@ class _Schedule:
 
         clear: dict[tuple[int, int], IntVar | None] = {}
 
-        def row_clear(t: int, c: int, level: LinearExprT, k: int) -> IntVar | None:
-            """A literal that implies t's row is empty in every column past c (t's) up to k, or
+        def row_clear(t: int, level: LinearExprT, k: int) -> IntVar | None:
+            """A literal that implies t's row is empty in every column past t's up to k, or
             None when a column on the way never gets low enough: a chain on each side of t,
             which every path along t's row shares."""
             if (t, k) not in clear:
-                toward = 1 if k > c else -1
-                inner = None if k - toward == c else row_clear(t, c, level, k - toward)
+                toward = 1 if k > col[t] else -1
+                nearest = k - toward == col[t]
+                inner = None if nearest else row_clear(t, level, k - toward)
                 literal = None
-                if self.kept[k] <= self.most(t) and (inner is not None or k - toward == c):
+                if self.kept[k] <= self.most(t) and (nearest or inner is not None):
                     literal = model.new_bool_var("")
                     model.add(self.height(k, when) <= level).only_enforce_if(literal)
                     if inner is not None:
@@ -198,7 +199,7 @@ class _Schedule:
         elif abs(cx - cy) == 1:
             way(lx == ly)  # side by side
         else:
-            along = row_clear(x, cx, lx, cy - (1 if cy > cx else -1))
+            along = row_clear(x, lx, cy - (1 if cy > cx else -1))
             if along is not None:
                 way(lx == ly, along == 1)  # one row
         # Along x's row to column k, along it, along y's row. A column k left of both needs
@@ -217,7 +218,7 @@ class _Schedule:
                         break
                     legs += [*gone(above), other > level]
                 else:
-                    leg = row_clear(t, c, level, k)
+                    leg = row_clear(t, level, k)
                     if leg is None:
                         break  # a column that never gets low enough
                     legs.append(leg == 1)
