@@ -4,6 +4,7 @@ and the exhaustive search that ends by it gives the brute force's verdict and ti
 from __future__ import annotations
 
 import gc
+import inspect
 import itertools
 import random
 import threading
@@ -166,7 +167,8 @@ def test_a_schedule_no_real_play_takes_is_asked_for_again_one_pair_a_step(monkey
 
     def recorded(self, *args, **named):
         proved = real_sealed(self, *args, **named)
-        asked.append((args[10] if len(args) > 10 else named.get("one_a_step", False), proved))
+        call = inspect.signature(real_sealed).bind(self, *args, **named)
+        asked.append((call.arguments.get("one_a_step", False), proved))
         return proved
 
     def first_spoilt(grid, col, kind, first, schedule):
