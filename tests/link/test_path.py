@@ -5,11 +5,12 @@ from __future__ import annotations
 import heapq
 import itertools
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tilegames.link import KINDS, Board, hint
-from tilegames.link.path import joinable
+from tilegames.link.path import joinable, joinable_fallen
 
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -144,6 +145,26 @@ def test_pairs_are_exactly_the_connectable_pairs(params):
     assert board.is_stuck() == (not expected and bool(tiles))
     if expected:
         assert hint(board) == expected[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 7), min_size=1, max_size=10), st.integers(0, 7))
+def test_joinable_fallen_says_whether_any_path_exists(heights, spare):
+    """The exhaustive search's test for a board under gravity with the ring, from the columns'
+    heights alone, against the slow search for every two tiles of a fallen board."""
+    if sum(heights) % 2:  # a board holds each kind an even number of times
+        heights[0] += 1 if heights[0] < 7 else -1
+    rows = max(heights) + spare % 3 or 1
+    text = "/".join("".join("A" if rows - r <= h else "." for h in heights) for r in range(rows))
+    board = Board.parse(text, ring=True)
+    height = np.array([0, *heights, 0], np.int64)
+    tiles = [a for a, _ in board.cells()]
+    for i, a in enumerate(tiles):
+        for b in tiles[i + 1 :]:
+            expected = slow_best(board, a, b) is not None
+            ends = (a[0] + 1, a[1] + 1, b[0] + 1, b[1] + 1)
+            assert joinable_fallen(height, rows, *ends) == expected, (text, a, b, expected)
+            assert joinable_fallen(height, rows, *ends[2:], *ends[:2]) == expected
 
 
 # '#' is just another tile kind here: a wall of tiles the path must go round.

@@ -28,7 +28,7 @@ from tilegames.link.dense import kind_spans
 from tilegames.link.depth import same
 from tilegames.link.kernels import settle
 from tilegames.link.lean import lean, popcount, prefetch
-from tilegames.link.path import joinable
+from tilegames.link.path import joinable, joinable_fallen
 
 SOLVED, DEAD, PAUSE, GROW, ESCAPE, BOX = 0, 1, 2, 3, 4, 5
 """What a call of `run` ended with: a cleared board found, every position seen, the call's
@@ -63,14 +63,6 @@ def tiles(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                     n += 1
     first[w] = n
     return col[:n].copy(), kind[:n].copy(), first
-
-
-@njit(cache=True)
-def _bigger(pair: np.ndarray, rank: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The move buffers with twice the room, their rows kept."""
-    more = np.empty((2 * pair.shape[0], 4), np.int64)
-    more[: pair.shape[0]] = pair
-    return more, np.empty(2 * rank.shape[0], np.int64)
 
 
 @lean
@@ -239,9 +231,13 @@ def run(
     is_open = np.zeros(n, np.bool_)  # the tiles of the columns' `col_open`
     open_of = np.zeros(kinds + 1, np.int64)  # how many of them per kind
     moves_of = np.zeros(kinds + 1, np.int64)  # a position's moves per kind (`keys.group`)
-    pair = np.empty((256, 4), np.int64)  # a position's moves: x, y, then a macro's z, w (or -1)
-    rank = np.empty(256, np.int64)
+    most = 1  # moves a position can have: every two tiles of one kind
+    for k in range(1, kinds + 1):
+        most += (base[k + 1] - base[k]) * (base[k + 1] - base[k] - 1) // 2
+    pair = np.empty((most, 4), np.int64)  # a position's moves: x, y, then a macro's z, w (or -1)
+    rank = np.empty(most, np.int64)
     child = np.empty(words, np.uint64)
+    gone = np.empty(words, np.uint64)  # the position's row, copied: a slice counts references
     full = np.empty(words, np.uint64)
     for i in range(words):
         bits = n - 64 * i
@@ -274,7 +270,7 @@ def run(
                     alive_of[kind[t]] += 1 if (rows[node, i] & bit) == 0 else -1
                     if may[t]:
                         alive_may[kind[t]] += 1 if (rows[node, i] & bit) == 0 else -1
-            built[i] = rows[node, i]
+            built[i] = gone[i] = rows[node, i]
         for c in range(1, w - 1):
             if not dirty[c]:
                 continue
@@ -282,7 +278,8 @@ def run(
             stale_pairs[c - 1] = stale_pairs[c] = True
             stale_open[c - 1] = stale_open[c] = stale_open[c + 1] = True
             j = 0
-            under[:] = 0
+            for i in range(under.shape[0]):
+                under[i] = 0
             for t in range(first[c], first[c + 1]):
                 if (rows[node, t >> 6] >> np.uint64(t & 63)) & np.uint64(1) == 0:
                     grid[bottom - j, c] = kind[t]
@@ -298,7 +295,7 @@ def run(
                 grid[r, c] = 0
             height[c] = j
         if again and key_pair[node, 0] >= 0 and keys.key(
-            grid, row_of, col, kind, loose, fixed, at, height, rows[node], key_pair[node, 0],
+            grid, row_of, col, kind, loose, fixed, at, height, gone, key_pair[node, 0],
             key_pair[node, 1], pairable, order, base, bottom,
         ):  # fmt: skip
             key_at[node] = version
@@ -320,8 +317,6 @@ def run(
                     is_open[col_open[c, i]] = True
                     open_of[kind[col_open[c, i]]] += 1
             for i in range(pairs_in[c]):
-                if m == pair.shape[0]:
-                    pair, rank = _bigger(pair, rank)
                 pair[m, 0], pair[m, 1] = col_pairs[c, i, 0], col_pairs[c, i, 1]
                 m += 1
         for k in range(1, kinds + 1):
@@ -347,11 +342,11 @@ def run(
                         or (grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0)  # over it: two tops
                     ):
                         joined = True
+                    elif ring:
+                        joined = joinable_fallen(height, bottom, rx, cx, ry, cy)
                     else:
                         joined = joinable(grid, rx, cx, ry, cy)
                     if joined:
-                        if m == pair.shape[0]:
-                            pair, rank = _bigger(pair, rank)
                         pair[m, 0], pair[m, 1] = x, y
                         m += 1
         out = 0  # a move out of `may`: widen it first
@@ -401,7 +396,7 @@ def run(
         for i in range(m if keyable and lo == 0 and hi == m else 0):
             x, y = pair[i, 0], pair[i, 1]
             if keys.key(
-                grid, row_of, col, kind, loose, fixed, at, height, rows[node], x, y,
+                grid, row_of, col, kind, loose, fixed, at, height, gone, x, y,
                 pairable, order, base, bottom,
             ):  # fmt: skip
                 lo, hi = i, i + 1
@@ -409,7 +404,7 @@ def run(
                 break
         if keyable and lo == 0 and hi == m and m > 1:  # no key: the moves of one kind?
             chosen = keys.kind_for_all(
-                grid, row_of, col, kind, loose, fixed, at, height, rows[node], pair, rank, m,
+                grid, row_of, col, kind, loose, fixed, at, height, gone, pair, rank, m,
                 moves_of, pairable, order, base, bottom,
             )  # fmt: skip
             if chosen >= 0:
@@ -442,7 +437,8 @@ def run(
             prefetch(index, np.int64(key & np.uint64(index.shape[0] - 1)))
         for i in range(hi - 1, lo - 1, -1):  # worst first: the best is expanded next
             key = hashes[node]
-            child[:] = rows[node]
+            for q in range(words):
+                child[q] = gone[q]
             for q in range(4):
                 t = pair[i, q]
                 if t >= 0:
@@ -450,7 +446,8 @@ def run(
                     key ^= zobrist[t]
             if owner >= 0 and np.int64(key >> np.uint64(62)) & 1 != owner:  # the other table's
                 b = meta[BOXED]
-                outbox[b, :words] = child
+                for q in range(words):
+                    outbox[b, q] = child[q]
                 outbox[b, words] = key
                 outbox[b, words + 1] = np.uint64(2 * node + owner)
                 meta[BOXED] = b + 1
@@ -459,12 +456,15 @@ def run(
             if seen:
                 continue
             new = meta[USED]
-            rows[new] = child
+            cleared = True
+            for q in range(words):
+                rows[new, q] = child[q]
+                cleared = cleared and child[q] == full[q]
             hashes[new] = key
             parent[new] = node if owner < 0 else 2 * node + owner
             index[slot] = _tag(key) | new
             meta[USED] = new + 1
-            if np.array_equal(child, full):
+            if cleared:
                 meta[FOUND] = new
                 return SOLVED
             stack[meta[TOP]] = new

@@ -160,6 +160,53 @@ def joinable(grid: np.ndarray, r1: int, c1: int, r2: int, c2: int) -> bool:
     return False
 
 
+@lean
+def _run(height: np.ndarray, level: int, c: int, w: int) -> tuple[int, int]:
+    """The first and last column a horizontal segment at `level` from column c reaches on a
+    fallen board with the ring: the columns no taller than `level`, and the ring's columns."""
+    lo = c
+    while lo > 1 and height[lo - 1] <= level:
+        lo -= 1
+    hi = c
+    while hi < w - 2 and height[hi + 1] <= level:
+        hi += 1
+    return (0 if lo == 1 else lo), (w - 1 if hi == w - 2 else hi)
+
+
+@lean
+def joinable_fallen(height: np.ndarray, bottom: int, r1: int, c1: int, r2: int, c2: int) -> bool:
+    """`joinable` for a board under gravity with the ring, from the columns' heights alone.
+
+    On such a board the empty cells of a column are those above its tiles, so a path of at most
+    two turns is one of few shapes: over the top (two tops) or under the board (two on the
+    bottom row); a straight or L-shaped run along one tile's row; or two runs along the two
+    tiles' rows joined in a column both reach (a column no taller than either row, or the ring's).
+    Each run is one scan of heights, with no scan of columns for the turn. Padded coordinates, as
+    in `joinable`; `height[c]` is how many tiles column c holds, and `bottom` the bottom row."""
+    if r1 == r2 and c1 == c2:
+        return False
+    if abs(r1 - r2) + abs(c1 - c2) == 1:
+        return True
+    w = height.shape[0]
+    l1, l2 = bottom - r1, bottom - r2  # levels above the bottom row
+    top1, top2 = l1 == height[c1] - 1, l2 == height[c2] - 1
+    if (top1 and top2) or (l1 == 0 and l2 == 0):
+        return True  # over the board, or under it
+    lo1, hi1 = _run(height, l1, c1, w)
+    lo2, hi2 = _run(height, l2, c2, w)
+    if l1 == l2 and (c2 == hi1 + 1 or c2 == lo1 - 1):
+        return True  # straight along the row
+    if (top2 and l1 > l2 and lo1 <= c2 <= hi1) or (top1 and l2 > l1 and lo2 <= c1 <= hi2):
+        return True  # along one row, then down onto the other tile
+    lo, hi = max(lo1, lo2), min(hi1, hi2)
+    turns = hi - lo + 1
+    if lo <= c1 <= hi:
+        turns -= 1
+    if c2 != c1 and lo <= c2 <= hi:
+        turns -= 1
+    return turns > 0  # along both rows, joined in a column between
+
+
 @njit(cache=True)
 def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
     """Every connectable pair of equal tiles as rows (r1, c1, r2, c2), padded coordinates.
