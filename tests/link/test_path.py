@@ -167,6 +167,32 @@ def test_joinable_fallen_says_whether_any_path_exists(heights, spare):
             assert joinable_fallen(height, rows, *ends[2:], *ends[:2]) == expected
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=9), st.randoms(use_true_random=False))
+def test_pairs_on_fallen_boards_are_the_connectable_pairs(heights, rng):
+    """`find_pairs` takes `joinable_fallen` on a board whose columns rest on the bottom with the
+    ring (as under gravity): the same pairs as the slow search, in the same order."""
+    if sum(heights) % 2:
+        heights[0] += 1 if heights[0] < 6 else -1
+    rows = max(heights) or 1
+    kinds = [rng.choice("ABC") for _ in range(sum(heights) // 2)] * 2
+    rng.shuffle(kinds)
+    cells = iter(kinds)
+    grid = [["."] * len(heights) for _ in range(rows)]
+    for c, h in enumerate(heights):
+        for r in range(rows - h, rows):
+            grid[r][c] = next(cells)
+    board = Board.parse("/".join("".join(row) for row in grid), ring=True)
+    tiles = list(board.cells())
+    expected = [
+        (a, b)
+        for i, (a, kind) in enumerate(tiles)
+        for b, other in tiles[i + 1 :]
+        if kind == other and slow_best(board, a, b) is not None
+    ]
+    assert board.pairs() == expected
+
+
 # '#' is just another tile kind here: a wall of tiles the path must go round.
 def test_adjacent_tiles_connect_directly():
     board = Board.parse("#AA#/#B#B")
