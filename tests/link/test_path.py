@@ -46,6 +46,17 @@ def slow_best(board: Board, a: tuple[int, int], b: tuple[int, int]) -> tuple[int
     return None
 
 
+def slow_pairs(board: Board) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Every two tiles of a kind that the slow search joins, in reading order."""
+    tiles = list(board.cells())
+    return [
+        (a, b)
+        for i, (a, kind) in enumerate(tiles)
+        for b, other in tiles[i + 1 :]
+        if kind == other and slow_best(board, a, b) is not None
+    ]
+
+
 def check_path(board: Board, a, b, path) -> tuple[int, int]:
     """Assert `path` is a legal path from a to b; return its (turns, length)."""
     assert path[0] == list(a) and path[-1] == list(b)
@@ -134,15 +145,9 @@ def test_joinable_says_whether_any_path_exists(params):
 @given(boards)
 def test_pairs_are_exactly_the_connectable_pairs(params):
     board = random_board(*params)
-    tiles = list(board.cells())
-    expected = [
-        (a, b)
-        for i, (a, kind) in enumerate(tiles)
-        for b, other in tiles[i + 1 :]
-        if kind == other and slow_best(board, a, b) is not None
-    ]
+    expected = slow_pairs(board)
     assert board.pairs() == expected
-    assert board.is_stuck() == (not expected and bool(tiles))
+    assert board.is_stuck() == (not expected and bool(list(board.cells())))
     if expected:
         assert hint(board) == expected[0]
 
@@ -183,13 +188,7 @@ def test_pairs_on_fallen_boards_are_the_connectable_pairs(heights, rng):
         for r in range(rows - h, rows):
             grid[r][c] = next(cells)
     board = Board.parse("/".join("".join(row) for row in grid), ring=True)
-    tiles = list(board.cells())
-    expected = [
-        (a, b)
-        for i, (a, kind) in enumerate(tiles)
-        for b, other in tiles[i + 1 :]
-        if kind == other and slow_best(board, a, b) is not None
-    ]
+    expected = slow_pairs(board)
     assert board.pairs() == expected
 
 
