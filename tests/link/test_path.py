@@ -175,8 +175,8 @@ def test_joinable_fallen_says_whether_any_path_exists(heights, spare):
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 6), min_size=1, max_size=9), st.randoms(use_true_random=False))
 def test_pairs_on_fallen_boards_are_the_connectable_pairs(heights, rng):
-    """`find_pairs` takes `joinable_fallen` on a board whose columns rest on the bottom with the
-    ring (as under gravity): the same pairs as the slow search, in the same order."""
+    """On a board whose columns rest on the bottom with the ring, as under gravity, `find_pairs`
+    lists the pairs the slow search joins, in the same order."""
     if sum(heights) % 2:
         heights[0] += 1 if heights[0] < 6 else -1
     rows = max(heights) or 1

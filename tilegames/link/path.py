@@ -207,24 +207,6 @@ def joinable_fallen(height: np.ndarray, bottom: int, r1: int, c1: int, r2: int, 
     return turns > 0  # along both rows, joined in a column between
 
 
-@lean
-def _fallen(grid: np.ndarray, height: np.ndarray) -> bool:
-    """Does every column of the board rest on the bottom, with the ring open (as under gravity,
-    and on any full board)? Then `height` gets each column's tiles, for `joinable_fallen`."""
-    h, w = grid.shape
-    if grid[0, 1] != 0:
-        return False
-    for c in range(1, w - 1):
-        r = h - 2
-        while r > 0 and grid[r, c] > 0:
-            r -= 1
-        height[c] = h - 2 - r
-        for above in range(r, 0, -1):
-            if grid[above, c] != 0:
-                return False
-    return True
-
-
 @njit(cache=True)
 def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
     """Every connectable pair of equal tiles as rows (r1, c1, r2, c2), padded coordinates.
@@ -246,8 +228,6 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
     rank = np.empty(n, np.int64)
     for i in range(n):
         rank[order[i]] = i
-    height = np.zeros(w, np.int64)
-    fallen = _fallen(grid, height)
     found = np.empty((max(n * 2, 1), 4), np.int64)
     count = 0
     for i in range(n):
@@ -257,11 +237,7 @@ def find_pairs(grid: np.ndarray, first_only: bool) -> np.ndarray:
             if kind[j] != kind[i]:
                 break
             b = pos[j]
-            if (
-                joinable_fallen(height, h - 2, a // w, a % w, b // w, b % w)
-                if fallen
-                else joinable(grid, a // w, a % w, b // w, b % w)
-            ):
+            if joinable(grid, a // w, a % w, b // w, b % w):
                 if count == found.shape[0]:
                     bigger = np.empty((count * 2, 4), np.int64)
                     bigger[:count] = found
