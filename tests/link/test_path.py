@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Iterator
 
 import numpy as np
 from hypothesis import given, settings
@@ -152,16 +153,26 @@ def test_pairs_are_exactly_the_connectable_pairs(params):
         assert hint(board) == expected[0]
 
 
+def fallen_board(heights: list[int], spare: int, kinds: Iterator[str]) -> Board:
+    """A board with the ring whose columns rest on the bottom, as under gravity: column c holds
+    heights[c] tiles (one more in the first if the count is odd, as kinds come in pairs: the
+    list is changed) with `spare` empty rows over the tallest; the tiles take `kinds` in turn,
+    top row first."""
+    heights[0] += sum(heights) % 2
+    rows = max(heights) + spare or 1
+    text = "/".join(
+        "".join(next(kinds) if rows - r <= h else "." for h in heights) for r in range(rows)
+    )
+    return Board.parse(text, ring=True)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 7), min_size=1, max_size=10), st.integers(0, 2))
 def test_joinable_fallen_says_whether_any_path_exists(heights, spare):
     """The exhaustive search's test for a board under gravity with the ring, from the columns'
     heights alone, against the slow search for every two tiles of a fallen board."""
-    if sum(heights) % 2:  # a board holds each kind an even number of times
-        heights[0] += 1 if heights[0] < 7 else -1
-    rows = max(heights) + spare or 1  # some boards with empty rows on top
-    text = "/".join("".join("A" if rows - r <= h else "." for h in heights) for r in range(rows))
-    board = Board.parse(text, ring=True)
+    board = fallen_board(heights, spare, itertools.repeat("A"))
+    rows, text = board.height, str(board)
     height = np.array([0, *heights, 0], np.int64)
     tiles = [a for a, _ in board.cells()]
     for i, a in enumerate(tiles):
@@ -177,17 +188,9 @@ def test_joinable_fallen_says_whether_any_path_exists(heights, spare):
 def test_pairs_on_fallen_boards_are_the_connectable_pairs(heights, rng):
     """On a board whose columns rest on the bottom with the ring, as under gravity, `find_pairs`
     lists the pairs the slow search joins, in the same order."""
-    if sum(heights) % 2:
-        heights[0] += 1 if heights[0] < 6 else -1
-    rows = max(heights) or 1
-    kinds = [rng.choice("ABC") for _ in range(sum(heights) // 2)] * 2
+    kinds = [rng.choice("ABC") for _ in range((sum(heights) + 1) // 2)] * 2
     rng.shuffle(kinds)
-    cells = iter(kinds)
-    grid = [["."] * len(heights) for _ in range(rows)]
-    for c, h in enumerate(heights):
-        for r in range(rows - h, rows):
-            grid[r][c] = next(cells)
-    board = Board.parse("/".join("".join(row) for row in grid), ring=True)
+    board = fallen_board(heights, 0, iter(kinds))
     expected = slow_pairs(board)
     assert board.pairs() == expected
 

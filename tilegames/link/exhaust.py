@@ -336,17 +336,11 @@ def run(
                         continue  # neighbours: listed already
                     if pruned and not pairable[x, y]:
                         continue  # never joined in confined play
-                    if ring and (
-                        (rx == bottom and ry == bottom)  # under the board
-                        or (cx == cy and (cx == 1 or cx == w - 2))  # beside it
-                        or (grid[rx - 1, cx] == 0 and grid[ry - 1, cy] == 0)  # over it: two tops
+                    if (
+                        joinable_fallen(height, bottom, rx, cx, ry, cy)
+                        if ring
+                        else joinable(grid, rx, cx, ry, cy)
                     ):
-                        joined = True
-                    elif ring:
-                        joined = joinable_fallen(height, bottom, rx, cx, ry, cy)
-                    else:
-                        joined = joinable(grid, rx, cx, ry, cy)
-                    if joined:
                         pair[m, 0], pair[m, 1] = x, y
                         m += 1
         out = 0  # a move out of `may`: widen it first
