@@ -139,15 +139,30 @@ def test_a_rival_hands_back_its_result_and_its_errors():
         broken.stop()
 
 
+def test_stopping_a_rival_halts_what_does_not_hear_the_stop():
+    halted = threading.Event()
+    deaf = Rival(lambda stopping: halted.wait(60), halted.set)  # a proof of `seal`, say
+    deaf.stop()
+    assert deaf.result is True
+    board = deal(12, 6, 18, 4, seed=3, gravity=True, solvable=False)
+    grid = np.array(board.grid(), np.int32)
+    core = search._Moves(grid, True, True, True, search.MEMO_CAP)
+    core.halt()  # nothing to halt yet
+    core.turns = Exhaust(grid, 1 << 26, rows=16)
+    assert not core.turns.bounds.halted
+    core.halt()
+    assert core.turns.bounds.halted
+
+
 def test_the_restarts_race_on_big_boards_and_every_line_clears(monkeypatch):
     # 30x16 with 60 kinds x 8: once a line has played half the board the exhaustive search
     # gives way, and the second core runs the restarts again with other random choices
     monkeypatch.setattr(search, "cores", lambda: 2)
     raced = []
 
-    def spy(work):
+    def spy(work, halt):
         raced.append(work)
-        return Rival(work)
+        return Rival(work, halt)
 
     monkeypatch.setattr(search, "Rival", spy)
     before = threading.active_count()

@@ -8,6 +8,7 @@ import functools
 import itertools
 import random
 import string
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -32,6 +33,7 @@ from tilegames.link.exhaust import (
     tiles,
 )
 from tilegames.link.falling import compact
+from tilegames.link.halves import Halves
 from tilegames.link.path import joinable
 from tilegames.link.search import _Limit, _Moves
 
@@ -96,6 +98,22 @@ def test_a_full_size_deal_is_cleared_and_its_line_replays():
     status, every = finish(board)
     assert status == SOLVED
     assert replay_clears(board, cells(every.moves()))
+
+
+@pytest.mark.parametrize("halves", [False, True])
+def test_a_halted_search_ends_its_step_at_the_next_widening(halves):
+    # confined from the start, `may` empty: every position offers a way out to widen it by
+    board = deal(12, 6, 18, 4, seed=3, gravity=True, solvable=False)
+    steps = []
+    for halted in (False, True):
+        every = (Halves if halves else Exhaust)(board.grid(), 1 << 26)
+        every.bounds.scout = 0
+        if halted:
+            every.bounds.until = time.perf_counter() - 1
+        steps.append((every.step(1 << 30), every.nodes))
+    (status, nodes), (status_halted, nodes_halted) = steps
+    assert status in (SOLVED, DEAD) and status_halted == PAUSE
+    assert nodes_halted <= 1 < nodes
 
 
 def test_a_full_table_claims_nothing():

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 from tests.link.test_exhaust import (
     finish,
@@ -235,7 +236,7 @@ def test_several_ways_are_sealed_only_when_each_is():
     assert sealed(col, kind, first, width, may, [], 20) is True  # no way out at all
 
 
-def test_a_stopped_or_stale_proof_gives_up():
+def test_a_stopped_or_stale_proof_gives_up(monkeypatch):
     grid = settle(tall_board(3)).grid()
     col, kind, first = tiles(grid)
     may = np.ones(len(col), bool)
@@ -244,6 +245,10 @@ def test_a_stopped_or_stale_proof_gives_up():
     width, ways = grid.shape[1], [(0, partner)]
     assert Proof().sealed(col, kind, first, width, may, ways, 20) is not None
     assert Proof().sealed(col, kind, first, width, may, ways, 20, stale=lambda: True) is None
+    solved = []
+    monkeypatch.setattr(cp_model.CpSolver, "solve", lambda solver, model: solved.append(model))
+    assert Proof().sealed(col, kind, first, width, may, ways, 1e-9) is None
+    assert solved == []  # the time was spent making the model: no solver ran
     proof = Proof()
     proof.stop()
     assert proof.sealed(col, kind, first, width, may, ways, 20) is None

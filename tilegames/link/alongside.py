@@ -41,12 +41,18 @@ def cores() -> int:
 
 class Rival:
     """`work(stopping)` in a thread: `result` is what it returned (None until then, or if it
-    stopped without an answer); it should end soon after `stopping` is set. An error in the
+    stopped without an answer); it should end soon after `stopping` is set, and `halt`, if
+    given, is called then too (to stop what does not watch `stopping`). An error in the
     thread is raised again by `stop`."""
 
-    def __init__(self, work: Callable[[threading.Event], bool | None]) -> None:
+    def __init__(
+        self,
+        work: Callable[[threading.Event], bool | None],
+        halt: Callable[[], None] | None = None,
+    ) -> None:
         self.result: bool | None = None
         self._error: BaseException | None = None
+        self._halt = halt
         self._stopping = threading.Event()
         self._thread = threading.Thread(
             target=self._work, args=(work,), name="tilegames-search", daemon=True
@@ -66,6 +72,8 @@ class Rival:
     def stop(self) -> None:
         """Ask the work to end and wait for it."""
         self._stopping.set()
+        if self._halt is not None:
+            self._halt()
         self._thread.join()
         if self._error is not None:
             raise self._error

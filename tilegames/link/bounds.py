@@ -235,6 +235,12 @@ class Bounds:
             with self._lock:
                 self._proving = False
 
+    @property
+    def halted(self) -> bool:
+        """Was `stop` called, or has `until` passed? The searches' loops then end at once: a
+        `may` that keeps growing could keep them widening it (and reckoning) for a while."""
+        return self._proof.stopped or (self.until is not None and time.perf_counter() >= self.until)
+
     def stop(self) -> None:
         """Give up a proof running in another thread (`seal`), and every later one, and wait
         for its thread to end (CP-SAT stops within milliseconds)."""

@@ -638,6 +638,8 @@ class Exhaust:
                 continue  # the scouting's end
             if status == ESCAPE:
                 bounds.widen(self.escapes[: self.meta[OUT]].ravel(), self.nodes)
+                if bounds.halted:
+                    return PAUSE
                 continue
             if status == DEAD and not bounds.scouting and bounds.confined and recheck([self]):
                 continue

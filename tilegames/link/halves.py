@@ -175,6 +175,8 @@ class Halves:
                 continue
             if status == ESCAPE:
                 self.bounds.widen(table.escapes[: table.meta[OUT]].ravel(), self.nodes)
+                if self.bounds.halted:
+                    return PAUSE
                 continue
             if status == GROW:
                 if table.grow():

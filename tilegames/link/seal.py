@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -305,9 +306,10 @@ class Proof:
 
         if not ways:
             return True
+        deadline = time.perf_counter() + seconds  # the model's making counts too
 
         def stopped() -> bool:
-            return self._stopped or stale()
+            return self._stopped or stale() or time.perf_counter() >= deadline
 
         try:
             schedule = _Schedule(col, kind, first, width, may, stopped)
@@ -334,7 +336,7 @@ class Proof:
                     model.add_hint(schedule.step[t], step)
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = 1  # one worker: the same answer on every machine
-        solver.parameters.max_time_in_seconds = max(seconds, 0.01)
+        solver.parameters.max_time_in_seconds = max(deadline - time.perf_counter(), 0.01)
         solver.parameters.max_deterministic_time = work
         for name, value in self.parameters.items():
             setattr(solver.parameters, name, value)

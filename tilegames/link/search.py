@@ -438,6 +438,8 @@ class _Moves(_Core):
         self.rival_line: list[Move] = []
         self.stopping: threading.Event | None = None
         """Set when this search is a rival and the caller's search has ended."""
+        self.turns: exhaust.Exhaust | None = None
+        """The exhaustive search run in turns with the restarts, once started."""
         cells = (grid.shape[0] - 2) * (grid.shape[1] - 2)
         if gravity:
             self.memo_cap = min(memo_cap, _MEMO_BYTES // (cells + 64))
@@ -579,7 +581,13 @@ class _Moves(_Core):
             except _Limit:
                 return None
 
-        self.rival = Rival(work)
+        self.rival = Rival(work, rival.halt)
+
+    def halt(self) -> None:
+        """Stop the proofs of `seal` of the exhaustive search this rival runs in turns (when
+        its `stopping` is set): they do not watch it, and one may run for seconds."""
+        if self.turns is not None:
+            self.turns.bounds.stop()
 
     def leave_alongside(self) -> None:
         """Stop the exhaustive search's thread, if there is one; its positions count as nodes."""
@@ -611,8 +619,10 @@ class _Moves(_Core):
                 if probe(grid, True, _PROBE_WORK, clock=self.clock).dead:
                     return False  # the pairings probed once, at the root
                 if falling.compact(grid) and not beside:
-                    every = exhaust.Exhaust(grid, _EXHAUST_BYTES)
+                    every = self.turns = exhaust.Exhaust(grid, _EXHAUST_BYTES)
                     every.bounds.until = self.deadline
+                    if self.stopping is not None and self.stopping.is_set():
+                        self.halt()  # stopped as it was made: `halt` may have missed it
             if beside and attempt >= 2 and self.alongside is not None:
                 halves = self.alongside.every
                 every = None
