@@ -101,19 +101,24 @@ def test_a_full_size_deal_is_cleared_and_its_line_replays():
 
 
 @pytest.mark.parametrize("halves", [False, True])
-def test_a_halted_search_ends_its_step_at_the_next_widening(halves):
+def test_a_halted_search_or_a_step_past_its_time_ends_at_the_next_widening(halves):
     # confined from the start, `may` empty: every position offers a way out to widen it by
     board = deal(12, 6, 18, 4, seed=3, gravity=True, solvable=False)
-    steps = []
-    for halted in (False, True):
+
+    def step(stop: str | None) -> tuple[int, int]:
         every = (Halves if halves else Exhaust)(board.grid(), 1 << 26)
         every.bounds.scout = 0
-        if halted:
-            every.bounds.until = time.perf_counter() - 1
-        steps.append((every.step(1 << 30), every.nodes))
-    (status, nodes), (status_halted, nodes_halted) = steps
-    assert status in (SOLVED, DEAD) and status_halted == PAUSE
-    assert nodes_halted <= 1 < nodes
+        gone = time.perf_counter() - 1
+        if stop == "search":
+            every.bounds.until = gone
+        status = every.step(1 << 30, gone if stop == "step" else None)
+        return status, every.nodes
+
+    status, nodes = step(None)
+    assert status in (SOLVED, DEAD) and nodes > 1
+    for stop in ("search", "step"):
+        status, nodes = step(stop)
+        assert status == PAUSE and nodes <= 1
 
 
 def test_a_full_table_claims_nothing():

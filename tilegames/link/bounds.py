@@ -35,6 +35,11 @@ def ways_out(may: np.ndarray, pairable: np.ndarray) -> np.ndarray:
     return np.argwhere(np.triu(pairable, 1) & ~np.outer(may, may))
 
 
+def past(until: float | None) -> bool:
+    """Has `until` (a `time.perf_counter` time; None: never) passed?"""
+    return until is not None and time.perf_counter() >= until
+
+
 class Bounds:
     """`may`, `pairable` and `pinned` (`closure.reckon` of `may`, when `current`) for the tiles
     of a grid (`exhaust.tiles`), and the versions of them that keys were chosen by."""
@@ -239,7 +244,7 @@ class Bounds:
     def halted(self) -> bool:
         """Was `stop` called, or has `until` passed? The searches' loops then end at once: a
         `may` that keeps growing could keep them widening it (and reckoning) for a while."""
-        return self._proof.stopped or (self.until is not None and time.perf_counter() >= self.until)
+        return self._proof.stopped or past(self.until)
 
     def stop(self) -> None:
         """Give up a proof running in another thread (`seal`), and every later one, and wait

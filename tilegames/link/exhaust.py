@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from tilegames.link import keys
-from tilegames.link.bounds import Bounds
+from tilegames.link.bounds import Bounds, past
 from tilegames.link.dense import kind_spans
 from tilegames.link.depth import same
 from tilegames.link.kernels import settle
@@ -628,8 +628,9 @@ class Exhaust:
         if self.owner != 1:
             self.index[0] = 0  # hash 0: no tile gone
 
-    def step(self, budget: int) -> int:
-        """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full."""
+    def step(self, budget: int, until: float | None = None) -> int:
+        """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full.
+        Past `until` (a `perf_counter` time) a step that keeps widening `may` pauses instead."""
         bounds = self.bounds
         goal = self.nodes + budget
         while True:
@@ -638,7 +639,7 @@ class Exhaust:
                 continue  # the scouting's end
             if status == ESCAPE:
                 bounds.widen(self.escapes[: self.meta[OUT]].ravel(), self.nodes)
-                if bounds.halted:
+                if bounds.halted or past(until):
                     return PAUSE
                 continue
             if status == DEAD and not bounds.scouting and bounds.confined and recheck([self]):

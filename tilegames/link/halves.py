@@ -20,6 +20,7 @@ import weakref
 
 import numpy as np
 
+from tilegames.link.bounds import past
 from tilegames.link.exhaust import (
     BOX,
     DEAD,
@@ -92,9 +93,9 @@ class Halves:
         """The pairs that clear the board (after SOLVED)."""
         return self.found.moves(self.tables)
 
-    def step(self, budget: int) -> int:
+    def step(self, budget: int, until: float | None = None) -> int:
         """Run a free table with work for up to `budget` positions: SOLVED, DEAD, GROW (a table
-        full: nothing is claimed) or PAUSE."""
+        full: nothing is claimed) or PAUSE (also once past `until` after widening `may`)."""
         with self._lock:
             if self.status is not None:
                 return self.status
@@ -111,7 +112,7 @@ class Halves:
         table = self.tables[owner]
         status = PAUSE
         try:
-            status = self._run(table, budget)
+            status = self._run(table, budget, until)
         finally:
             with self._lock:
                 self._hand(table)
@@ -151,7 +152,7 @@ class Halves:
         self.status = DEAD
         return True
 
-    def _run(self, table: Exhaust, budget: int) -> int:
+    def _run(self, table: Exhaust, budget: int, until: float | None) -> int:
         """`table` on for `budget` positions, taking the other table's positions in and handing
         its own over every `_HOP` positions."""
         goal = table.nodes + budget
@@ -175,7 +176,7 @@ class Halves:
                 continue
             if status == ESCAPE:
                 self.bounds.widen(table.escapes[: table.meta[OUT]].ravel(), self.nodes)
-                if self.bounds.halted:
+                if self.bounds.halted or past(until):
                     return PAUSE
                 continue
             if status == GROW:

@@ -677,7 +677,7 @@ class _Moves(_Core):
                 if budget <= 0:
                     raise _Limit("max_nodes")
             before = every.nodes
-            status = every.step(budget)
+            status = every.step(budget, until)  # a widening `may` pauses at `until`
             self.nodes += 0 if shared else every.nodes - before
             if status == exhaust.SOLVED:
                 line.clear()
