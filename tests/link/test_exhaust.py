@@ -108,10 +108,10 @@ def test_a_halted_search_or_a_step_past_its_time_ends_at_the_next_widening(halve
     def step(stop: str | None) -> tuple[int, int]:
         every = (Halves if halves else Exhaust)(board.grid(), 1 << 26)
         every.bounds.scout = 0
-        gone = time.perf_counter() - 1
+        passed = time.perf_counter() - 1
         if stop == "search":
-            every.bounds.until = gone
-        status = every.step(1 << 30, gone if stop == "step" else None)
+            every.bounds.until = passed
+        status = every.step(1 << 30, passed if stop == "step" else None)
         return status, every.nodes
 
     status, nodes = step(None)
