@@ -118,6 +118,29 @@ def test_only_a_search_with_no_node_limit_runs_it_alongside(monkeypatch):
     assert len(started) == 1
 
 
+def test_under_a_node_limit_the_turns_are_shares_of_nodes_not_of_time(monkeypatch):
+    # a clock that ticks once a call stands for a machine where the two searches run at other
+    # speeds; shares of time then gave 18x8 seed 8 a clearing instead of the limit
+    def outcomes() -> list[tuple[object, ...]]:
+        found: list[tuple[object, ...]] = []
+        for seed in range(16):
+            board = deal(18, 8, 36, 4, seed=seed, gravity=True, solvable=False)
+            try:
+                solution = solve(board, limits=Limits(max_nodes=30_000))
+            except SearchLimitError as stopped:
+                found.append(("limit", stopped.nodes))
+                continue
+            found.append(("impossible",) if solution is None else (solution.nodes, solution.moves))
+        return found
+
+    real = outcomes()
+    ticks = iter(range(1 << 40))
+    ticking = type("Clock", (), {"perf_counter": staticmethod(lambda: next(ticks) / 1000)})
+    monkeypatch.setattr(search, "time", ticking)
+    assert outcomes() == real
+    assert any(outcome[0] != "impossible" for outcome in real)
+
+
 def test_a_rival_hands_back_its_result_and_its_errors():
     done = Rival(lambda stopping: True)
     done.stop()

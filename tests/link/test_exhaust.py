@@ -174,12 +174,12 @@ def test_the_move_search_runs_it_within_its_limits():
     board = next(b for b in dead if exhaustive(b.copy()) is False)  # every position expanded
     core = _Moves(board.grid(), True, True, True, 1000)
     every = Exhaust(core.grid, 1 << 26)
-    assert core.exhaustive(every, 60.0, []) is False
+    assert core.exhaustive(every, [], seconds=60.0) is False
     assert core.nodes == every.nodes > 0
     limited = _Moves(board.grid(), True, True, True, 1000)
     limited.max_nodes = 1
     with pytest.raises(_Limit):
-        limited.exhaustive(Exhaust(board.grid(), 1 << 26), 60.0, [])
+        limited.exhaustive(Exhaust(board.grid(), 1 << 26), [], seconds=60.0)
     assert limited.nodes <= 1
 
 

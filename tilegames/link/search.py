@@ -39,6 +39,7 @@ import numpy as np
 
 from tilegames.link import dense, depth, exhaust, falling
 from tilegames.link.alongside import Alongside, Rival, cores
+from tilegames.link.bounds import past
 from tilegames.link.dive import dive
 from tilegames.link.halves import Halves
 from tilegames.link.probe import probe
@@ -136,6 +137,12 @@ _EXHAUST_SHARE = 3.0
 """Seconds of the exhaustive search under gravity per second of the restarts, once a board is not
 quickly decided: it alone proves the random deals that die young (24x12 with 72 kinds x 4: 15
 undecided of 100 at 10 s, against 18 with an even share)."""
+
+_EXHAUST_NODES = 20
+"""Positions of the exhaustive search per node of the restarts, in turns under a node limit: the
+same share as `_EXHAUST_SHARE` at the two searches' speeds (about 770,000 positions and 115,000
+nodes a second on 18x8 and 24x12 deals), counted in nodes so that the answer is the same on every
+machine."""
 
 _EXHAUST_SMALL = 128
 """Pairs on a board above which the exhaustive search stops once some line has played half of
@@ -629,7 +636,7 @@ class _Moves(_Core):
                 if 4 * self.deepest < self.left and isinstance(halves, Halves):
                     halves.share()  # no line has played half the board: this thread helps
                     every = halves if halves.split else None
-            started = time.perf_counter()
+            started, spent = time.perf_counter(), self.nodes
             if self.dives(max(_RESTART * 2 * _luby(attempt), self.left // 2), line):
                 return True
             self.budget = self.nodes + _RESTART * 4 * _luby(attempt)
@@ -647,8 +654,13 @@ class _Moves(_Core):
                     self.leave_alongside()
                     self.race(grid, 1)
             if every is not None:
-                seconds = _EXHAUST_SHARE * (time.perf_counter() - started)
-                verdict = self.exhaustive(every, seconds, line)
+                if self.max_nodes is None:
+                    turn = _EXHAUST_SHARE * (time.perf_counter() - started)
+                    verdict = self.exhaustive(every, line, seconds=turn)
+                else:  # a node limit: the same share on every machine
+                    verdict = self.exhaustive(
+                        every, line, nodes=_EXHAUST_NODES * (self.nodes - spent)
+                    )
                 if verdict is not None:
                     return verdict
                 if every.full:
@@ -656,19 +668,25 @@ class _Moves(_Core):
         raise AssertionError("unreachable")
 
     def exhaustive(
-        self, every: exhaust.Exhaust | Halves, seconds: float, line: list[Move]
+        self,
+        every: exhaust.Exhaust | Halves,
+        line: list[Move],
+        *,
+        seconds: float | None = None,
+        nodes: int | None = None,
     ) -> bool | None:
-        """The exhaustive search on for about `seconds`: True (`line` clears the board), False
-        (no play does), or None (not finished). Its positions count as nodes (those of the
-        thread alongside when it stops)."""
+        """The exhaustive search on for about `seconds`, or `nodes` of its positions: True (`line`
+        clears the board), False (no play does), or None (not finished). Its positions count as
+        nodes (those of the thread alongside when it stops)."""
         shared = self.alongside is not None and every is self.alongside.every
-        until = time.perf_counter() + seconds
+        until = None if seconds is None else time.perf_counter() + seconds
+        last = None if nodes is None else self.nodes + nodes
         chunk = 256
         while True:
             if shared and every.bounds.proving:  # this core to the proof of `seal` beside
                 time.sleep(0.002)
                 self.clock()
-                if time.perf_counter() >= until:
+                if past(until):
                     return None
                 continue
             budget = chunk
@@ -688,7 +706,7 @@ class _Moves(_Core):
             if status == exhaust.GROW:
                 return None
             self.clock()
-            if time.perf_counter() >= until:
+            if past(until) or (last is not None and self.nodes >= last):
                 return None
             chunk = min(chunk * 2, 1 << 12)
 
