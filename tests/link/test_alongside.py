@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import tilegames.link.search as search
-from tilegames.link import Limits, SearchLimitError, deal, solve
+from tilegames.link import Limits, SearchLimitError, bounds, deal, seal, solve
 from tilegames.link.alongside import Alongside, Rival
 from tilegames.link.bounds import Bounds
 from tilegames.link.exhaust import DEAD, SOLVED, Exhaust, tiles
@@ -218,3 +218,39 @@ def test_a_rival_alone_clears_the_board():
     assert core.rival is not None and core.rival.result is True
     core.rival.stop()
     assert replay_clears(board, cells(core.rival_line))
+
+
+def test_under_a_node_limit_the_proofs_of_seal_count_as_nodes(monkeypatch):
+    # a 24x12 deal proved impossible by a chain of proofs; they ran for free before, so that a
+    # node limit bounded neither the time nor, on a slow machine, the answer
+    grid = np.array(deal(24, 12, 72, 4, seed=27, gravity=True, solvable=False).grid(), np.int32)
+    works: list[float] = []
+    tables: list[object] = []
+    proof, exhaustive = seal.Proof.sealed, search._Moves.exhaustive
+
+    def spy_proof(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        answer = proof(self, *args, **kwargs)
+        works.append(self.work)
+        return answer
+
+    def spy_turn(self, every, line, **turn):  # type: ignore[no-untyped-def]
+        tables.append(every)
+        return exhaustive(self, every, line, **turn)
+
+    monkeypatch.setattr(seal.Proof, "sealed", spy_proof)
+    monkeypatch.setattr(search._Moves, "exhaustive", spy_turn)
+
+    def run(max_nodes: int) -> tuple[object, int, int]:
+        works.clear()
+        tables.clear()
+        outcome = search.search(grid, True, max_nodes=max_nodes)
+        cost = sum(bounds._SEAL_MODEL + round(work * bounds._SEAL_NODES) for work in works)
+        positions = tables[-1].nodes  # type: ignore[attr-defined]
+        assert outcome.nodes <= max_nodes
+        assert outcome.nodes >= positions + min(cost, max_nodes - positions)
+        return outcome.solved, outcome.nodes, len(works)
+
+    solved, nodes, proofs = run(2_000_000)
+    assert solved is False and proofs >= 2
+    cut = run(nodes - bounds._SEAL_MODEL)
+    assert cut[0] is None and cut == run(nodes - bounds._SEAL_MODEL)

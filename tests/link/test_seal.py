@@ -26,6 +26,7 @@ from tests.link.test_exhaust import (
     tall_board,
 )
 from tests.link.test_exhaust import settled as settle
+from tilegames.link import bounds
 from tilegames.link.alongside import Alongside
 from tilegames.link.board import Board
 from tilegames.link.closure import reckon
@@ -427,3 +428,37 @@ def test_a_search_is_freed_when_dropped_though_its_bounds_can_read_its_line():
             assert all(table() is None for table in held)
         finally:
             gc.enable()
+
+
+def test_under_a_node_limit_the_proofs_keep_to_the_nodes_left_and_are_counted(monkeypatch):
+    works: list[tuple[float, float]] = []  # each proof: the work it was given, the work it took
+    real = Proof.sealed
+
+    def spy(self, *args):  # type: ignore[no-untyped-def]
+        answer = real(self, *args)  # called as `Bounds` does: the work given eighth
+        works.append((args[7], self.work))
+        return answer
+
+    monkeypatch.setattr(Proof, "sealed", spy)
+    for spare in (None, 0, 40_000):
+        proofs, kept = 0, True
+        for board in ringed_boards(40):
+            taken, clearable, _, _ = reachable(board.grid())
+            every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+            every.bounds.seal_after = 0
+            every.bounds.spare = spare
+            works.clear()
+            status = finish_in_steps(every)
+            assert status == (SOLVED if clearable else DEAD), str(board)  # fewer proofs or none
+            if status == DEAD:
+                assert set(np.flatnonzero(every.may)) == taken, str(board)
+            cost = sum(bounds._SEAL_MODEL + round(took * bounds._SEAL_NODES) for _, took in works)
+            if spare is None:
+                assert every.bounds.charged == cost
+            else:
+                assert every.bounds.charged == min(cost, spare) <= spare
+                assert every.bounds.spare == spare - every.bounds.charged
+                kept = kept and all(given * bounds._SEAL_NODES <= spare for given, _ in works)
+            proofs += len(works)
+        assert kept
+        assert (proofs == 0) == (spare is not None and spare <= bounds._SEAL_MODEL), spare

@@ -255,6 +255,8 @@ class Proof:
         self.schedule: list[list[tuple[int, int]]] = []
         """After a schedule was found (`sealed` False): its pairs, step by step."""
         self._hint: dict[int, tuple[bool, int]] = {}  # the next proof's start: tile -> gone, step
+        self.work = 0.0
+        """CP-SAT's deterministic time in the last `sealed` (0 when it did not get to solve)."""
         self._stopped = False
         self._lock = threading.RLock()
 
@@ -304,6 +306,7 @@ class Proof:
         step (`_Schedule.one_pair_a_step`), for when a schedule found was no real play."""
         from ortools.sat.python import cp_model
 
+        self.work = 0.0
         if not ways:
             return True
         deadline = time.perf_counter() + seconds  # the model's making counts too
@@ -349,6 +352,7 @@ class Proof:
         finally:
             with self._lock:
                 self._solver = None
+        self.work = solver.deterministic_time
         if status == cp_model.INFEASIBLE:
             return True
         if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):

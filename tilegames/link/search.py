@@ -75,7 +75,8 @@ class Outcome:
     moves: list[Move] = field(default_factory=list)
     """The pairs in order, padded coordinates as they are when played (empty unless solved)."""
     nodes: int = 0
-    """Positions visited (never more than max_nodes)."""
+    """Positions visited (never more than max_nodes); a proof that no play leaves the tiles that
+    may go (`seal`) counts as the positions it could have been (`bounds._SEAL_NODES`)."""
     limit: Literal["max_nodes", "timeout"] | None = None
     """"max_nodes" or "timeout" when solved is None."""
 
@@ -600,7 +601,8 @@ class _Moves(_Core):
         """Stop the exhaustive search's thread, if there is one; its positions count as nodes."""
         if self.alongside is not None:
             self.alongside.stop()
-            self.nodes += self.alongside.every.nodes
+            every = self.alongside.every
+            self.nodes += every.nodes + every.bounds.charged
             self.alongside = None
 
     def restarts(self, line: list[Move]) -> bool:
@@ -677,7 +679,8 @@ class _Moves(_Core):
     ) -> bool | None:
         """The exhaustive search on for about `seconds`, or `nodes` of its positions: True (`line`
         clears the board), False (no play does), or None (not finished). Its positions count as
-        nodes (those of the thread alongside when it stops)."""
+        nodes (those of the thread alongside when it stops), and so do its proofs of `seal`, by
+        their work (`bounds._SEAL_NODES`): under a node limit they keep to the nodes left."""
         shared = self.alongside is not None and every is self.alongside.every
         until = None if seconds is None else time.perf_counter() + seconds
         last = None if nodes is None else self.nodes + nodes
@@ -694,9 +697,11 @@ class _Moves(_Core):
                 budget = min(budget, self.max_nodes - self.nodes)
                 if budget <= 0:
                     raise _Limit("max_nodes")
-            before = every.nodes
+            before = every.nodes + every.bounds.charged
+            if self.max_nodes is not None:  # the proofs of `seal` cost nodes too
+                every.bounds.spare = self.max_nodes - self.nodes - budget
             status = every.step(budget, until)  # a widening `may` pauses at `until`
-            self.nodes += 0 if shared else every.nodes - before
+            self.nodes += 0 if shared else every.nodes + every.bounds.charged - before
             if status == exhaust.SOLVED:
                 line.clear()
                 line.extend(every.moves())
