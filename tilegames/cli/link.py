@@ -15,8 +15,9 @@ largest is 30x16; a 40x40 deal takes about 2 s, a 64x64 one half a minute)."""
 SOLVE_TIMEOUT = 60.0
 """Seconds a search runs unless --timeout says otherwise (the library's solve has no default limit)."""
 SOLVE_MAX_NODES = 2_000_000
-"""Positions a search expands unless --max-nodes or --timeout is given: with neither, the answer is the
-same on every machine; a --timeout alone lets the search run on both cores (docs/link.md, solver item 13)."""
+"""Nodes a search takes unless --max-nodes or --timeout is given (positions, and proofs by their work):
+with neither, the answer is the same on every machine; a --timeout alone lets the search run on both
+cores (docs/link.md, solver item 13)."""
 
 Pair = tuple[tuple[int, int], tuple[int, int]]
 
