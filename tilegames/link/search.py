@@ -76,7 +76,8 @@ class Outcome:
     """The pairs in order, padded coordinates as they are when played (empty unless solved)."""
     nodes: int = 0
     """Positions visited (never more than max_nodes); a proof that no play leaves the tiles that
-    may go (`seal`) counts as the positions it could have been (`bounds._SEAL_NODES`)."""
+    may go (`seal`) counts as the positions the search could have seen in its time, by its work
+    (`bounds._SEAL_NODES`)."""
     limit: Literal["max_nodes", "timeout"] | None = None
     """"max_nodes" or "timeout" when solved is None."""
 
