@@ -254,3 +254,13 @@ def test_under_a_node_limit_the_proofs_of_seal_count_as_nodes(monkeypatch):
     assert solved is False and proofs >= 2
     cut = run(nodes - bounds._SEAL_MODEL)
     assert cut[0] is None and cut == run(nodes - bounds._SEAL_MODEL)
+
+
+def test_under_a_node_limit_a_proof_that_cannot_pay_leaves_the_restarts_their_half():
+    # a clearable deal whose first proof of `seal` would take 4.4 units of CP-SAT's work, more
+    # than the 2,000,000 nodes of the command line's default: it took them all, and the
+    # restarts that clear the deal in 600,000 nodes never had their turn
+    board = deal(16, 9, 36, 4, seed=78, gravity=True, solvable=False)
+    solution = solve(board, limits=Limits(max_nodes=2_000_000))
+    assert solution is not None and solution.nodes <= 2_000_000
+    assert replay_clears(board, solution.moves)

@@ -430,35 +430,41 @@ def test_a_search_is_freed_when_dropped_though_its_bounds_can_read_its_line():
             gc.enable()
 
 
-def test_under_a_node_limit_the_proofs_keep_to_the_nodes_left_and_are_counted(monkeypatch):
-    works: list[tuple[float, float]] = []  # each proof: the work it was given, the work it took
+def test_under_a_node_limit_a_proof_takes_half_the_nodes_left_at_most_and_is_counted(monkeypatch):
+    works: list[tuple[float, float, int | None]] = []  # the work given, taken, the nodes left
     real = Proof.sealed
+    searching: list[Exhaust] = []
 
     def spy(self, *args):  # type: ignore[no-untyped-def]
+        left = searching[-1].bounds.spare
         answer = real(self, *args)  # called as `Bounds` does: the work given eighth
-        works.append((args[7], self.work))
+        works.append((args[7], self.work, left))
         return answer
 
     monkeypatch.setattr(Proof, "sealed", spy)
-    for spare in (None, 0, 40_000):
-        proofs, kept = 0, True
+    for spare in (None, 0, 100_000):
+        proofs = 0
         for board in ringed_boards(40):
             taken, clearable, _, _ = reachable(board.grid())
             every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
             every.bounds.seal_after = 0
             every.bounds.spare = spare
+            searching.append(every)
             works.clear()
             status = finish_in_steps(every)
             assert status == (SOLVED if clearable else DEAD), str(board)  # fewer proofs or none
             if status == DEAD:
                 assert set(np.flatnonzero(every.may)) == taken, str(board)
-            cost = sum(bounds._SEAL_MODEL + round(took * bounds._SEAL_NODES) for _, took in works)
+            cost = sum(
+                bounds._SEAL_MODEL + round(took * bounds._SEAL_NODES) for _, took, _ in works
+            )
             if spare is None:
                 assert every.bounds.charged == cost
             else:
-                assert every.bounds.charged == min(cost, spare) <= spare
+                assert every.bounds.charged == min(cost, spare)
                 assert every.bounds.spare == spare - every.bounds.charged
-                kept = kept and all(given * bounds._SEAL_NODES <= spare for given, _ in works)
+                for given, _, left in works:
+                    assert left is not None
+                    assert bounds._SEAL_MODEL + given * bounds._SEAL_NODES <= left / 2
             proofs += len(works)
-        assert kept
-        assert (proofs == 0) == (spare is not None and spare <= bounds._SEAL_MODEL), spare
+        assert (proofs == 0) == (spare == 0), spare
