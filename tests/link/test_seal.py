@@ -468,3 +468,30 @@ def test_under_a_node_limit_a_proof_takes_half_the_nodes_left_at_most_and_is_cou
                     assert bounds._SEAL_MODEL + given * bounds._SEAL_NODES <= left / 2
             proofs += len(works)
         assert (proofs == 0) == (spare == 0), spare
+
+
+def test_a_proof_the_search_waits_for_takes_half_the_time_left_at_most(monkeypatch):
+    # on one core the search runs its proofs in its own thread: one that took all the time left
+    # starved the restarts (16x9 with 36 kinds seed 78, clearable, undecided at 30 s)
+    given: list[tuple[float, float | None]] = []  # each proof's seconds, and the time left then
+    real = Proof.sealed
+    searching: list[Exhaust] = []
+
+    def spy(self, *args):  # type: ignore[no-untyped-def]
+        until = searching[-1].bounds.until
+        given.append((args[6], None if until is None else until - time.perf_counter()))
+        return real(self, *args)
+
+    monkeypatch.setattr(Proof, "sealed", spy)
+    for seconds in (None, 600.0):
+        given.clear()
+        for board in ringed_boards(20):
+            every = Exhaust(board.grid(), 1 << 26, rows=16, scout=0)
+            every.bounds.seal_after = 0
+            every.bounds.until = None if seconds is None else time.perf_counter() + seconds
+            searching.append(every)
+            finish_in_steps(every)
+        assert len(given) > 20
+        for proof, left in given:  # (the time left read a moment after the proof's)
+            assert proof == 4 * bounds._SEAL_WORK if left is None else left / 2 < proof + 0.01
+            assert left is None or proof <= left / 2 + 0.01

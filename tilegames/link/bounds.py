@@ -226,15 +226,18 @@ class Bounds:
         whose pairs sharing a step no real play can take in turn is asked for again with one
         pair a step (slower, so only then): else the chain of proofs would stop there. Under a
         node limit a proof costs nodes (`_SEAL_NODES`) and takes at most half of those left
-        (`spare`): one that cannot pay, on a deal that play clears, leaves the restarts the
+        (`spare`), and one the search waits for (not in the `background`) at most half the
+        time left: one that cannot pay, on a deal that play clears, leaves the restarts the
         other half (16x9 with 36 kinds seed 78: its first proof took 4.4 units of 2,000,000
-        nodes' 2; with half, the restarts clear it)."""
+        nodes' 2, or on one core 8.6 of 10 s; with half, the restarts clear it)."""
         grid, col, kind, first = self.grid, self.col, self.kind, self.first
         width = grid.shape[1]
         self._proof.start_from(self.deepest())  # else from the last schedule found
         try:
             for one_a_step in (False, True):
                 seconds = 4 * _SEAL_WORK if self.until is None else self.until - time.perf_counter()
+                if self.until is not None and not self.background:  # the search waits for it
+                    seconds /= 2
                 work = _SEAL_WORK
                 if self.spare is not None:  # a node limit: half the nodes left, at most
                     work = min(work, (self.spare // 2 - _SEAL_MODEL) / _SEAL_NODES)

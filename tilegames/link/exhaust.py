@@ -16,6 +16,7 @@ the move search, which also revisits positions across its restarts.
 from __future__ import annotations
 
 import itertools
+import time
 import weakref
 from collections.abc import Sequence
 
@@ -597,6 +598,7 @@ class Exhaust:
         self.outbox = np.zeros((4096 if owner >= 0 else 1, words + 2), np.uint64)
         self.restart()
         self.full = False
+        self.doubled_in = 0.0  # seconds the last `grow` took
         confined = bool(confine and self.frame[0, 1] == 0)
         if bounds is None:
             bounds = Bounds(self.grid, self.col, self.kind, self.first, confined, scout)
@@ -629,7 +631,8 @@ class Exhaust:
             self.index[0] = 0  # hash 0: no tile gone
 
     def step(self, budget: int, until: float | None = None) -> int:
-        """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full.
+        """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full
+        (PAUSE when growing it would run past the deadline: `grows_in_time`).
         Past `until` (a `perf_counter` time) a step that keeps widening `may` pauses instead."""
         bounds = self.bounds
         goal = self.nodes + budget
@@ -648,6 +651,8 @@ class Exhaust:
                 return DEAD  # no play leaves `may` (`seal`)
             if status != GROW:
                 return int(status)
+            if not self.grows_in_time():
+                return PAUSE  # the deadline first
             if not self.grow():
                 self.full = True
                 return GROW
@@ -734,8 +739,16 @@ class Exhaust:
         taken = np.bitwise_or.reduce(self.rows[: self.meta[USED]], axis=0)
         return np.unpackbits(taken.view(np.uint8), bitorder="little")[: len(self.col)] > 0
 
+    def grows_in_time(self) -> bool:
+        """Would the next `grow` end before the deadline (`bounds.until`)? It cannot be cut
+        short and takes about twice as long as the last (0.3 s from 4 to 8 million rows), so
+        a search that grew its table just before its time limit ran that much past it."""
+        until = self.bounds.until
+        return until is None or time.perf_counter() + 2 * self.doubled_in < until
+
     def grow(self) -> bool:
         """Double the table, if that stays within `max_bytes`."""
+        started = time.perf_counter()
         rows = 2 * len(self.hashes)
         if rows * self.row_bytes > self.max_bytes:
             return False
@@ -751,6 +764,7 @@ class Exhaust:
         self.key_at, self.key_pair = bigger(self.key_at, 0), bigger(self.key_pair, 0)
         self.index = np.full(2 * rows, -1, np.int64)
         _reindex(self.index, self.hashes, used)
+        self.doubled_in = time.perf_counter() - started
         return True
 
     def moves(self, halves: Sequence[Exhaust] = ()) -> list[tuple[int, int, int, int]]:
