@@ -156,6 +156,11 @@ _PROBE_WORK = 3_000_000
 """Path tests the probing of the pairings (`probe.probe`) may take at the root (about 0.5 s)."""
 
 
+def _work(every: exhaust.Exhaust | Halves) -> int:
+    """The exhaustive search's work in nodes: its positions, and its proofs of `seal`."""
+    return every.nodes + every.bounds.charged
+
+
 def _luby(i: int) -> int:
     """The i-th term (from 1) of Luby's sequence 1 1 2 1 1 2 4 1 1 2 ...: optimal restarts."""
     k = 1
@@ -602,8 +607,7 @@ class _Moves(_Core):
         """Stop the exhaustive search's thread, if there is one; its positions count as nodes."""
         if self.alongside is not None:
             self.alongside.stop()
-            every = self.alongside.every
-            self.nodes += every.nodes + every.bounds.charged
+            self.nodes += _work(self.alongside.every)
             self.alongside = None
 
     def restarts(self, line: list[Move]) -> bool:
@@ -698,11 +702,11 @@ class _Moves(_Core):
                 budget = min(budget, self.max_nodes - self.nodes)
                 if budget <= 0:
                     raise _Limit("max_nodes")
-            before = every.nodes + every.bounds.charged
+            before = _work(every)
             if self.max_nodes is not None:  # the proofs of `seal` cost nodes too
                 every.bounds.spare = self.max_nodes - self.nodes - budget
             status = every.step(budget, until)  # a widening `may` pauses at `until`
-            self.nodes += 0 if shared else every.nodes + every.bounds.charged - before
+            self.nodes += 0 if shared else _work(every) - before
             if status == exhaust.SOLVED:
                 line.clear()
                 line.extend(every.moves())
