@@ -83,7 +83,9 @@ class Alongside:
     """`every.step` in a thread (a `Rival`'s) until a verdict, the deadline or `stop()`.
 
     `status` is None while it runs or after a stop, else what `step` ended with: SOLVED, DEAD,
-    or GROW (the table full, nothing claimed). An error in the thread is raised again by `stop`.
+    or GROW (the table full, or unable to grow before the deadline: nothing claimed, and the
+    proofs of `seal` go on alone, `Bounds.lead`). An error in the thread is raised again by
+    `stop`.
     """
 
     def __init__(self, every: Exhaust | Halves, deadline: float | None) -> None:

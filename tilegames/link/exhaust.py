@@ -597,7 +597,7 @@ class Exhaust:
         self.owner = owner
         self.outbox = np.zeros((4096 if owner >= 0 else 1, words + 2), np.uint64)
         self.restart()
-        self.full = False
+        self.full = False  # no room left: out of memory, or of time to grow (`grow`)
         self.doubled_in = 0.0  # seconds the last `grow` took
         confined = bool(confine and self.frame[0, 1] == 0)
         if bounds is None:
@@ -632,7 +632,7 @@ class Exhaust:
 
     def step(self, budget: int, until: float | None = None) -> int:
         """Expand up to `budget` positions: SOLVED, DEAD, PAUSE, or GROW when the table is full
-        (PAUSE when growing it would run past the deadline: `grows_in_time`).
+        (`full`: out of memory, or growing it would run past the deadline, `grows_in_time`).
         Past `until` (a `perf_counter` time) a step that keeps widening `may` pauses instead."""
         bounds = self.bounds
         goal = self.nodes + budget
@@ -651,8 +651,6 @@ class Exhaust:
                 return DEAD  # no play leaves `may` (`seal`)
             if status != GROW:
                 return int(status)
-            if not self.grows_in_time():
-                return PAUSE  # the deadline first
             if not self.grow():
                 self.full = True
                 return GROW
@@ -688,7 +686,7 @@ class Exhaust:
 
     def take(self, inbox: np.ndarray) -> int:
         """The other half's positions in (`take`, the kernel): SOLVED or PAUSE (or GROW when the
-        table cannot hold them)."""
+        table cannot hold them and cannot grow: `grow`)."""
         while self.meta[USED] + len(inbox) > len(self.hashes):
             if not self.grow():
                 self.full = True
@@ -747,10 +745,10 @@ class Exhaust:
         return until is None or time.perf_counter() + 2 * self.doubled_in < until
 
     def grow(self) -> bool:
-        """Double the table, if that stays within `max_bytes`."""
+        """Double the table, if that stays within `max_bytes` and ends before the deadline."""
         started = time.perf_counter()
         rows = 2 * len(self.hashes)
-        if rows * self.row_bytes > self.max_bytes:
+        if rows * self.row_bytes > self.max_bytes or not self.grows_in_time():
             return False
         used = int(self.meta[USED])
 

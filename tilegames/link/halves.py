@@ -180,8 +180,6 @@ class Halves:
                     return PAUSE
                 continue
             if status == GROW:
-                if not table.grows_in_time():
-                    return PAUSE  # the deadline first
                 if table.grow():
                     continue
                 table.full = True

@@ -671,7 +671,7 @@ class _Moves(_Core):
                 if verdict is not None:
                     return verdict
                 if every.full:
-                    every = None  # out of memory: the restarts go on alone
+                    every = None  # out of memory, or of time to grow: the restarts go on alone
         raise AssertionError("unreachable")
 
     def exhaustive(
