@@ -5,6 +5,7 @@ and a full table claims nothing."""
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -110,3 +111,27 @@ def test_a_full_table_claims_nothing():
     assert finish(halves, 2, 256) == GROW
     assert halves.full
     assert all(len(t.hashes) * t.row_bytes <= 1 << 21 for t in halves.tables)
+
+
+def test_past_the_deadline_the_other_halfs_positions_wait_and_none_is_lost(monkeypatch):
+    # taking them all at once took up to half a second: a search answered 0.15 s late
+    monkeypatch.setattr(halves_module, "_ALONE", 0)
+    board = deal(24, 12, 72, 4, seed=17, gravity=True, solvable=False)
+    plain = Exhaust(board.grid(), 1 << 28, confine=False)
+    assert plain.step(1 << 30) == DEAD
+    halves = Halves(board.grid(), 1 << 28)
+    halves.bounds.scout = 0
+    waited = 0
+    while waited < 5:
+        if halves._pick() == 1 and halves.inbox[1]:  # table 1 next, with positions to take
+            waiting = sum(len(batch) for batch in halves.inbox[1])
+            used = int(halves.tables[1].meta[USED])
+            halves.bounds.until = time.perf_counter() - 1  # the deadline has passed
+            assert halves.step(512) == PAUSE
+            assert int(halves.tables[1].meta[USED]) == used  # nothing taken, nothing expanded
+            assert sum(len(batch) for batch in halves.inbox[1]) == waiting
+            halves.bounds.until = None
+            waited += 1
+        assert halves.step(512) == PAUSE
+    assert finish(halves, 1, 512) == DEAD
+    assert np.array_equal(halves.may, plain.taken())  # every position still seen

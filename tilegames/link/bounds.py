@@ -253,6 +253,8 @@ class Bounds:
                         self.sealed = self.sealed or self.may is may
                 if proved is not False:
                     return self.sealed
+                if self.halted:
+                    return False  # the search is over: no use for the schedule (`reckon`, 40 ms)
                 gone = seal.replay(grid, col, kind, first, self._proof.schedule)
                 if gone is not None:  # a real play: `may` grows by what plays on from there take
                     new = seal.onward(grid, col, kind, first, gone, may)

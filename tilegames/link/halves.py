@@ -164,7 +164,11 @@ class Halves:
             with self._lock:
                 inbox = self.inbox[table.owner][:]
                 self.inbox[table.owner].clear()
-            for batch in inbox:
+            for i, batch in enumerate(inbox):
+                if bounds.halted:  # the deadline: the rest wait (up to a million positions)
+                    with self._lock:
+                        self.inbox[table.owner][:0] = inbox[i:]
+                    return PAUSE
                 status = table.take(batch)
                 if status != PAUSE:
                     return status
