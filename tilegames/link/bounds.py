@@ -95,7 +95,8 @@ class Bounds:
             return self.may, self.pairable, self.pinned, self.current, self.version
 
     def widen(self, tiles: np.ndarray, nodes: int) -> None:
-        """`may` with `tiles` too; `pairable` again unless it was computed lately (`_RECKON`)."""
+        """`may` with `tiles` too; `pairable` again unless it was computed lately (`_RECKON`)
+        or the search is over (`halted`: a reckoning takes up to 60 ms on 24x12)."""
         with self._lock:
             if self.may[tiles].all():
                 return  # widened by the other table already
@@ -105,7 +106,7 @@ class Bounds:
             self.grew_at = nodes
             self._proof.cancel()  # of the older `may`: it can only fail now
             self.current = False
-            if self.version * _RECKON <= nodes:
+            if self.version * _RECKON <= nodes and not self.halted:
                 self.reckon()
 
     def reckon(self) -> None:
@@ -254,7 +255,7 @@ class Bounds:
                 if proved is not False:
                     return self.sealed
                 if self.halted:
-                    return False  # the search is over: no use for the schedule (`reckon`, 40 ms)
+                    return False  # the search is over: no use for the schedule
                 gone = seal.replay(grid, col, kind, first, self._proof.schedule)
                 if gone is not None:  # a real play: `may` grows by what plays on from there take
                     new = seal.onward(grid, col, kind, first, gone, may)
