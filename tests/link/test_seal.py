@@ -26,7 +26,7 @@ from tests.link.test_exhaust import (
     tall_board,
 )
 from tests.link.test_exhaust import settled as settle
-from tilegames.link import bounds
+from tilegames.link import bounds, seal
 from tilegames.link.alongside import Alongside
 from tilegames.link.board import Board
 from tilegames.link.closure import reckon
@@ -511,3 +511,23 @@ def test_past_the_deadline_may_widens_but_is_not_reckoned_again():
         assert bounds.may.all() and bounds.version == 1 and bounds.current
         pairable = reckon(bounds.grid, bounds.col, bounds.kind, bounds.first, bounds.may)[0]
         assert np.array_equal(bounds.pairable, pairable)
+
+
+def test_a_proof_with_less_time_than_cp_sat_takes_to_stop_gives_up_at_once():
+    # CP-SAT runs up to 60 ms past its time limit: it is told to stop that much sooner
+    answered = 0
+    for seed in range(20):
+        grid = settle(tall_board(seed)).grid()
+        col, kind, first = tiles(grid)
+        may = np.ones(len(col), bool)
+        may[-1] = False  # a tile outside `may`: its pairs are the ways out
+        ways = [(t, len(col) - 1) for t in range(len(col) - 1) if kind[t] == kind[-1]]
+        for seconds in (seal._WIND_DOWN / 2, 20):
+            proof = Proof()
+            proved = proof.sealed(col, kind, first, grid.shape[1], may, ways, seconds)
+            if seconds < seal._WIND_DOWN:
+                assert proved is None and proof.work == 0  # CP-SAT never ran
+            else:
+                assert proved is not None
+                answered += 1
+    assert answered == 20
