@@ -500,17 +500,17 @@ def test_a_proof_the_search_waits_for_takes_half_the_time_left_at_most(monkeypat
 def test_past_the_deadline_may_widens_but_is_not_reckoned_again():
     # a reckoning takes up to 60 ms on 24x12, and the search's stop waited for it
     for board in ringed_boards(0)[:10]:
-        bounds = Exhaust(board.grid(), 1 << 20, scout=0).bounds
-        every = np.arange(len(bounds.may))
+        known = Exhaust(board.grid(), 1 << 20, scout=0).bounds
+        every = np.arange(len(known.may))
         half = every[: len(every) // 2]
-        bounds.until = time.perf_counter() - 1
-        bounds.widen(half, 1 << 40)
-        assert bounds.may[half].all() and bounds.version == 0 and not bounds.current
-        bounds.until = None
-        bounds.widen(every, 1 << 40)
-        assert bounds.may.all() and bounds.version == 1 and bounds.current
-        pairable = reckon(bounds.grid, bounds.col, bounds.kind, bounds.first, bounds.may)[0]
-        assert np.array_equal(bounds.pairable, pairable)
+        known.until = time.perf_counter() - 1
+        known.widen(half, 1 << 40)
+        assert known.may[half].all() and known.version == 0 and not known.current
+        known.until = None
+        known.widen(every, 1 << 40)
+        assert known.may.all() and known.version == 1 and known.current
+        pairable = reckon(known.grid, known.col, known.kind, known.first, known.may)[0]
+        assert np.array_equal(known.pairable, pairable)
 
 
 def test_a_proof_with_less_time_than_cp_sat_takes_to_stop_gives_up_at_once():
