@@ -135,3 +135,23 @@ def test_past_the_deadline_the_other_halfs_positions_wait_and_none_is_lost(monke
         assert halves.step(512) == PAUSE
     assert finish(halves, 1, 512) == DEAD
     assert np.array_equal(halves.may, plain.taken())  # every position still seen
+
+
+def test_with_one_thread_neither_inbox_grows_past_its_bound(monkeypatch):
+    # with one thread the table with more on its stack was picked again and again: on this
+    # deal the other's inbox grew to 66,449 positions (to 1.7 million on harder ones)
+    monkeypatch.setattr(halves_module, "_ALONE", 0)
+    monkeypatch.setattr(halves_module, "_WAITING", 8192)
+    board = deal(24, 12, 72, 4, seed=11, gravity=True, solvable=False)
+    one = Exhaust(board.grid(), 1 << 28)
+    assert one.step(1 << 30) == DEAD
+    halves = Halves(board.grid(), 1 << 28)
+    batch = len(halves.tables[0].outbox)  # one hand-over
+    most = 0
+    while (status := halves.step(512)) == PAUSE:
+        waiting = [sum(len(rows) for rows in inbox) for inbox in halves.inbox]
+        assert waiting == halves.waiting
+        most = max(most, *waiting)
+    assert status == DEAD
+    assert 8192 < most <= 8192 + batch
+    assert np.array_equal(halves.may, one.may)

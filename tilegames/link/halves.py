@@ -40,6 +40,12 @@ _HOP = 1024
 deep line clears the deals that can be cleared; the hand-over costs tens of microseconds)."""
 
 
+_WAITING = 1 << 18
+"""Positions a table's inbox may hold (15 MB on 24x12) before a thread runs that table next:
+with one thread on both, the table with more on its stack was picked again and again, and the
+other's inbox grew to 1.7 million positions (100 MB beside a table of 384 MB)."""
+
+
 _ALONE = 400_000
 """Positions the first table sees alone before the split (about 2 s): in one table the search is
 depth first, best move first, and clears a clearable deal sooner (24x12 seed 77 after 119,000
@@ -61,6 +67,7 @@ class Halves:
         self.bounds.deepest = lambda: deepest_line(held)
         self.grid = first.grid
         self.inbox: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
+        self.waiting = [0, 0]  # the positions in each inbox
         self.busy = [False, False]
         self.status: int | None = None  # the search's verdict, once a thread has reached one
         self.found = first  # the table of the cleared board
@@ -127,8 +134,8 @@ class Halves:
         return PAUSE if status == DEAD else status
 
     def _pick(self) -> int | None:
-        """A table no thread runs with positions to expand or take, the busier first; only the
-        first until the split."""
+        """A table no thread runs with positions to expand or take: one whose inbox is over
+        `_WAITING`, else the one with more on its stack; only the first until the split."""
         free = [
             owner
             for owner in (0, 1)
@@ -136,7 +143,11 @@ class Halves:
             and (self.tables[owner].meta[TOP] > 0 or self.inbox[owner])
             and (owner == 0 or self.bounds.split)
         ]
-        return max(free, key=lambda owner: self.tables[owner].meta[TOP], default=None)
+        return max(
+            free,
+            key=lambda owner: (self.waiting[owner] > _WAITING, self.tables[owner].meta[TOP]),
+            default=None,
+        )
 
     def _settle(self) -> bool:
         """Nothing left to run: check the old keys in both tables. True if none needs a look
@@ -164,10 +175,12 @@ class Halves:
             with self._lock:
                 inbox = self.inbox[table.owner][:]
                 self.inbox[table.owner].clear()
+                self.waiting[table.owner] = 0
             for i, batch in enumerate(inbox):
-                if bounds.halted:  # the deadline: the rest wait (up to a million positions)
+                if bounds.halted:  # the deadline: the rest wait (up to `_WAITING` positions)
                     with self._lock:
                         self.inbox[table.owner][:0] = inbox[i:]
+                        self.waiting[table.owner] += sum(len(rest) for rest in inbox[i:])
                     return PAUSE
                 status = table.take(batch)
                 if status != PAUSE:
@@ -176,6 +189,9 @@ class Halves:
             if status in (BOX, PAUSE, DEAD):
                 with self._lock:
                     self._hand(table)
+                    other = 1 - table.owner
+                    if self.waiting[other] > _WAITING and not self.busy[other]:
+                        return PAUSE  # no thread takes them in: this one, next (`_pick`)
             if status == BOX:
                 continue
             if status == ESCAPE:
@@ -199,3 +215,4 @@ class Halves:
         out = table.handed()
         if len(out):
             self.inbox[1 - table.owner].append(out)
+            self.waiting[1 - table.owner] += len(out)
