@@ -67,7 +67,6 @@ class Halves:
         self.bounds.deepest = lambda: deepest_line(held)
         self.grid = first.grid
         self.inbox: tuple[list[np.ndarray], list[np.ndarray]] = ([], [])
-        self.waiting = [0, 0]  # the positions in each inbox
         self.busy = [False, False]
         self.status: int | None = None  # the search's verdict, once a thread has reached one
         self.found = first  # the table of the cleared board
@@ -85,6 +84,11 @@ class Halves:
     @property
     def may(self) -> np.ndarray:
         return self.bounds.may
+
+    @property
+    def waiting(self) -> list[int]:
+        """The positions in each table's inbox."""
+        return [sum(len(batch) for batch in inbox) for inbox in self.inbox]
 
     def share(self) -> None:
         """Let a second thread help from now on: the split comes once the first table has seen
@@ -143,9 +147,10 @@ class Halves:
             and (self.tables[owner].meta[TOP] > 0 or self.inbox[owner])
             and (owner == 0 or self.bounds.split)
         ]
+        waiting = self.waiting
         return max(
             free,
-            key=lambda owner: (self.waiting[owner] > _WAITING, self.tables[owner].meta[TOP]),
+            key=lambda owner: (waiting[owner] > _WAITING, self.tables[owner].meta[TOP]),
             default=None,
         )
 
@@ -175,12 +180,10 @@ class Halves:
             with self._lock:
                 inbox = self.inbox[table.owner][:]
                 self.inbox[table.owner].clear()
-                self.waiting[table.owner] = 0
             for i, batch in enumerate(inbox):
                 if bounds.halted:  # the deadline: the rest wait (up to `_WAITING` positions)
                     with self._lock:
                         self.inbox[table.owner][:0] = inbox[i:]
-                        self.waiting[table.owner] += sum(len(rest) for rest in inbox[i:])
                     return PAUSE
                 status = table.take(batch)
                 if status != PAUSE:
@@ -215,4 +218,3 @@ class Halves:
         out = table.handed()
         if len(out):
             self.inbox[1 - table.owner].append(out)
-            self.waiting[1 - table.owner] += len(out)
