@@ -10,7 +10,7 @@ plain exhaustive search (`Exhaust(grid, confine=False)`) plays the deal so relab
 pairing, in any order. The search breaks ties by kind number, so the new kinds are numbered in
 the order of the deal's own kinds (`--reverse`: the reverse order), never in the line's. With
 `--free N` the same search also runs on the deal itself, for at most N positions. It tells how
-much of a deal's difficulty is the pairing (docs/benchmarks.md, "Random deals decided", round 25).
+much of a deal's difficulty is the pairing (docs/link-rounds.md, round 25).
 """
 
 from __future__ import annotations

@@ -14,8 +14,7 @@ that can ever go; after how many positions `may` last grew (counted in steps of 
 many ways out of `may` (pairs with a tile outside it) `closure.pairable` could not rule out at
 the end. The positions after `may` last grew only prove those never joinable (round 16), unless
 `seal` proves it first (round 18: the verdict then says "sealed"; `--no-seal` turns it off). It
-tells how far a deal is from being decided in 10 s (docs/benchmarks.md, "Random deals decided",
-rounds 7, 8 and 16).
+tells how far a deal is from being decided in 10 s (docs/link-rounds.md, rounds 7, 8 and 16).
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ each. Where the positions to the clearing drop more than `--drop` times (4) betw
 *trap*: the search spends most of its positions under the siblings of the line's next move
 there. At each trap every move is listed with what the plain search, the relaxation under
 gravity (`falling.doomed`) and the probing of the pairings (`probe.probe`) say of the position
-after it (docs/benchmarks.md, "Random deals decided", round 27).
+after it (docs/link-rounds.md, round 27).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 numba counts the references to every array a compiled function takes: an atomic operation per
 array on entry and another on exit. A helper with a dozen arrays, called millions of times
 (`keys.key`), paid two dozen of them a call; dropping them took about a tenth off the
-exhaustive search's time (`exhaust.run`, docs/benchmarks.md, round 15). A kernel that makes no
+exhaustive search's time (`exhaust.run`, docs/link-rounds.md, round 15). A kernel that makes no
 array and returns none needs no counts.
 """
 
