@@ -80,15 +80,22 @@ def fixed(board: Board, line: list[tuple[Cell, Cell]], reverse: bool) -> np.ndar
     return relabelled
 
 
-def plain(grid: np.ndarray, budget: int, max_bytes: int) -> tuple[str, int, float]:
-    """The plain exhaustive search on `grid` for at most `budget` positions: verdict, positions,
-    seconds."""
+def walk(grid: np.ndarray, budget: int, max_bytes: int) -> tuple[Exhaust, int, float]:
+    """The plain exhaustive search on `grid` for at most `budget` positions: the search (its
+    table), its status, seconds."""
     started = time.perf_counter()
     every = Exhaust(grid, max_bytes, confine=False)
     status = PAUSE
     while status == PAUSE and every.nodes < budget:
         status = every.step(min(1_000_000, budget - every.nodes))
-    return VERDICT[status], every.nodes, time.perf_counter() - started
+    return every, status, time.perf_counter() - started
+
+
+def plain(grid: np.ndarray, budget: int, max_bytes: int) -> tuple[str, int, float]:
+    """The plain exhaustive search on `grid` for at most `budget` positions: verdict, positions,
+    seconds."""
+    every, status, took = walk(grid, budget, max_bytes)
+    return VERDICT[status], every.nodes, took
 
 
 def main() -> None:

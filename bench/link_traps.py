@@ -20,8 +20,10 @@ import time
 
 import numpy as np
 
-from bench.link_pairing import Cell, follow, lines, plain
-from tilegames.link import Board, deal, falling, probe
+from bench.link_pairing import VERDICT, Cell, follow, lines, plain, walk
+from tilegames.link import Board, closure, deal, falling, probe, seal
+from tilegames.link.bounds import ways_out
+from tilegames.link.exhaust import DEAD, Exhaust
 
 _NONE = np.empty(0, np.int64)
 _RELAX_WORK = 100_000_000
@@ -34,29 +36,55 @@ def positions(board: Board, budget: int, max_bytes: int) -> int:
     return nodes if verdict == "cleared" else budget + 1
 
 
-def children(board: Board, line_pair: list[Cell], budget: int, max_bytes: int) -> None:
-    """Print every move of `board`: on the line?, the relaxation, the probing, the plain search."""
-    print("| move | on the line | relaxation | probing | plain search | time |")
-    print("|---|---|---|---|---|---|")
+def sealed_exactly(every: Exhaust, seconds: float) -> str:
+    """For a position the plain search `every` proved impossible: the tiles gone in some
+    position of its table (the final `may`), its ways out, and `seal`'s proof of that `may`."""
+    may = every.taken()
+    pairable, _, before = closure.reckon(every.grid, every.col, every.kind, every.first, may)
+    ways = [(int(a), int(b)) for a, b in ways_out(may, pairable)]
+    started = time.perf_counter()
+    proved = seal.sealed(
+        every.col, every.kind, every.first, every.grid.shape[1], may, ways, seconds, 1e9,
+        before=before,
+    )  # fmt: skip
+    verdict = {True: "sealed", False: "a way out found", None: "no answer"}[proved]
+    took = time.perf_counter() - started
+    return f"{int(may.sum())} of {len(may)} tiles, {len(ways)} ways out, {verdict} in {took:.2f} s"
+
+
+def children(
+    board: Board, line_pair: list[Cell], budget: int, max_bytes: int, seal_seconds: float = 0.0
+) -> None:
+    """Print every move of `board`: on the line?, the relaxation, the probing, the plain search
+    (and with `seal_seconds`, the proof of the exact `may` of each impossible one)."""
+    extra = " exact `may` sealed |" if seal_seconds else ""
+    print(f"| move | on the line | relaxation | probing | plain search | time |{extra}")
+    print("|---|---|---|---|---|---|" + ("---|" if seal_seconds else ""))
     for move in board.legal_moves():
         after = board.copy()
         after.push(move)
         grid = after.grid()
         doomed = falling.doomed(grid, _NONE, _RELAX_WORK, _NONE)[0]
         probed = probe.probe(grid, True, _RELAX_WORK)
-        verdict, nodes, took = plain(grid, budget, max_bytes)
+        every, status, took = walk(grid, budget, max_bytes)
+        verdict, nodes = VERDICT[status], every.nodes
+        exact = ""
+        if seal_seconds:
+            exact = f" {sealed_exactly(every, seal_seconds) if status == DEAD else '-'} |"
+        del every  # its table: a few hundred MB
         print(
             f"| {move[0]}–{move[1]} | {'yes' if sorted(move) == sorted(line_pair) else ''} "
             f"| {'dead' if doomed else '-'} "
             f"| {'dead' if probed.dead else f'{len(probed.forbid)} pairs forbidden'} "
-            f"| {verdict}, {nodes:,} positions | {took:.1f} s |",
+            f"| {verdict}, {nodes:,} positions | {took:.1f} s |{exact}",
             flush=True,
         )
 
 
 def study(
-    seed: int, line: list[tuple[Cell, Cell]], every: int, budget: int, drop: float, max_bytes: int
-) -> None:
+    seed: int, line: list[tuple[Cell, Cell]], every: int, budget: int, drop: float, max_bytes: int,
+    seal_seconds: float = 0.0,
+) -> None:  # fmt: skip
     """Print the positions to the clearing along `line` of deal `seed`, and each trap's moves."""
     walk = list(follow(deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False), line))
     cost: dict[int, int] = {}
@@ -91,7 +119,7 @@ def study(
                     f"\nSeed {seed}, trap after {moves} moves ({shown(at(moves))} positions; "
                     f"{shown(at(moves + 1))} after the line's next move):"
                 )
-                children(walk[moves][0], walk[moves][1], budget, max_bytes)
+                children(walk[moves][0], walk[moves][1], budget, max_bytes, seal_seconds)
 
 
 def main() -> None:
@@ -101,9 +129,15 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=5_000_000, help="positions per search")
     parser.add_argument("--drop", type=float, default=4.0, help="the drop that makes a trap")
     parser.add_argument("--max-mb", type=int, default=3072, help="most memory for a table")
+    parser.add_argument(
+        "--seal", type=float, default=0.0, metavar="SECONDS",
+        help="prove each impossible move's exact `may` sealed, for at most SECONDS",
+    )  # fmt: skip
     args = parser.parse_args()
-    if args.every < 1 or args.budget < 1 or not args.drop > 1:
-        parser.error("--every and --budget must be at least 1, --drop more than 1")
+    if args.every < 1 or args.budget < 1 or not args.drop > 1 or args.seal < 0:
+        parser.error(
+            "--every and --budget must be at least 1, --drop more than 1, --seal 0 or more"
+        )
     recorded = lines()
     seeds = args.seeds or sorted(recorded)
     unknown = [seed for seed in seeds if seed not in recorded]
@@ -112,7 +146,7 @@ def main() -> None:
     max_bytes = args.max_mb << 20
     plain(deal(6, 4, 6, 2, seed=1, gravity=True).grid(), 1000, 1 << 26)  # compiled outside
     for seed in seeds:
-        study(seed, recorded[seed], args.every, args.budget, args.drop, max_bytes)
+        study(seed, recorded[seed], args.every, args.budget, args.drop, max_bytes, args.seal)
 
 
 if __name__ == "__main__":

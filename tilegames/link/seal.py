@@ -386,7 +386,7 @@ def sealed(
     return Proof().sealed(col, kind, first, width, may, ways, seconds, work, before=before)
 
 
-def _position(
+def position(
     grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, gone: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """The padded, compact `grid` with the tiles `gone` gone, settled, and each tile's row."""
@@ -400,7 +400,7 @@ def joined(
     grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, gone: np.ndarray
 ) -> list[tuple[int, int]]:
     """The pairs x < y of tiles joinable once the tiles `gone` are gone (under gravity)."""
-    board, row = _position(grid, col, kind, first, gone)
+    board, row = position(grid, col, kind, first, gone)
     tile = np.full(board.shape, -1, np.int64)
     there = np.flatnonzero(~gone)
     tile[row[there], col[there]] = there
@@ -430,7 +430,7 @@ def replay(
         tries[0] -= 1
         if tries[0] < 0:
             return False
-        board, row = _position(grid, col, kind, first, gone)
+        board, row = position(grid, col, kind, first, gone)
         for i, (x, y) in enumerate(left):
             if joinable(board, row[x], col[x], row[y], col[y]):
                 gone[x] = gone[y] = True
