@@ -1,7 +1,7 @@
 """Lianliankan under gravity: the plain search with its dead subtrees proved dead by `seal`.
 
 Run: .venv/bin/python -m bench.link_subtrees [--big ROWS] [--stall POSITIONS] [--most TILES]
-     [--seconds S] [--widen N] [--budget POSITIONS] [--kinds 72] SEED ...
+     [--seconds S] [--widen N] [--budget POSITIONS] [--kinds 72] [--beside] SEED ...
 
 On the clearable random 24x12 deals with 72 kinds x 4 that `solve` leaves undecided, the plain
 exhaustive search (`Exhaust(grid, confine=False)`) spends most of its positions in subtrees that
@@ -16,13 +16,16 @@ from its end widen the union (`seal.replay`, `seal.onward`), and it is asked aga
 `--widen` times. Sealed: no play from that position takes a tile outside the union, so none
 clears the board, and the search drops what is left of that subtree from its stack. The proofs
 run in the search's thread, timed apart: the row gives the search's positions and seconds, and
-the proofs' count and seconds, those that sealed and the rest (docs/link-rounds.md, round 42).
+the proofs' count and seconds, those that sealed and the rest. With `--beside` they run one at
+a time in a thread of their own while the search goes on (two cores), and the search's seconds
+are the wall time to its verdict (docs/link-rounds.md, round 42).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -57,8 +60,9 @@ class Subtrees:
     """The plain search of one deal with its dead subtrees proved dead (see the module)."""
 
     def __init__(
-        self, grid: np.ndarray, big: int, stall: int, most: int, seconds: float, widen: int
-    ) -> None:
+        self, grid: np.ndarray, big: int, stall: int, most: int, seconds: float, widen: int,
+        beside: bool = False,
+    ) -> None:  # fmt: skip
         self.grid = grid
         self.every = Exhaust(grid, 6 << 30, confine=False)
         self.n = len(self.every.col)
@@ -68,6 +72,9 @@ class Subtrees:
         self.ancestors: dict[int, _Ancestor] = {}
         self.looked = 1  # rows already scanned for first children and unions
         self.proofs = _Proofs()
+        self.beside = ThreadPoolExecutor(1) if beside else None
+        self.pending: tuple[int, Future[bool]] | None = None  # a proof running beside
+        self.proof: seal.Proof | None = None  # the one running now
 
     def unpack(self, mask: np.ndarray) -> np.ndarray:
         """A row's (or a union's) words as one bool per tile."""
@@ -92,6 +99,11 @@ class Subtrees:
     def look(self) -> None:
         """Take in the rows made since the last look; try the deepest ancestor that is due."""
         every, used = self.every, int(self.every.meta[USED])
+        if self.pending is not None and self.pending[1].done():
+            row, result = self.pending
+            self.pending = None
+            if result.result() and row in self.ancestors:
+                self.drop(row)
         parents = every.parent[self.looked : used]
         found, at = np.unique(parents, return_index=True)
         for row, index in zip(found.tolist(), at.tolist(), strict=True):
@@ -121,10 +133,12 @@ class Subtrees:
                 and tiles_gone - int(self.unpack(every.rows[row]).sum()) <= self.most
             ):
                 due = row
-        if due is not None:
+        if due is not None and self.pending is None:
             ancestor = self.ancestors[due]
             ancestor.retry_at = 2 * (used - ancestor.first)
-            if self.prove(due, ancestor):
+            if self.beside is not None:
+                self.pending = (due, self.beside.submit(self.prove, due, ancestor))
+            elif self.prove(due, ancestor):
                 self.drop(due)
 
     def prove(self, row: int, ancestor: _Ancestor) -> bool:
@@ -135,7 +149,7 @@ class Subtrees:
         grid, _ = seal.position(self.grid, every.col, every.kind, every.first, gone_there)
         col, kind, first = tiles(grid)
         present = np.flatnonzero(~gone_there)
-        proof = seal.Proof()
+        proof = self.proof = seal.Proof()
         started = time.perf_counter()
         proved: bool | None = False
         for _ in range(self.widen):
@@ -192,13 +206,18 @@ class Subtrees:
     def run(self, budget: int) -> tuple[int, float]:
         """Search until the board is cleared, proved impossible, or `budget` positions: the
         status and the search's own seconds."""
-        status, searching = PAUSE, 0.0
+        status, searching, began = PAUSE, 0.0, time.perf_counter()
         while status == PAUSE and self.every.nodes < budget:
             started = time.perf_counter()
             status = self.every.step(CHUNK)
             searching += time.perf_counter() - started
             if status == PAUSE:
                 self.look()
+        if self.beside is not None:
+            searching = time.perf_counter() - began
+            if self.proof is not None:
+                self.proof.stop()
+            self.beside.shutdown()
         return status, searching
 
 
@@ -212,6 +231,7 @@ def main() -> None:
     parser.add_argument("--widen", type=int, default=8, help="proofs of one subtree in a row")
     parser.add_argument("--budget", type=int, default=40_000_000, help="positions at most")
     parser.add_argument("--kinds", type=int, default=72, help="kinds on 24x12 (72: 4 each)")
+    parser.add_argument("--beside", action="store_true", help="proofs in a thread of their own")
     args = parser.parse_args()
     if min(args.big, args.stall, args.most, args.widen, args.budget) < 1 or not args.seconds > 0:
         parser.error("--big, --stall, --most, --widen, --budget and --seconds must be positive")
@@ -225,7 +245,9 @@ def main() -> None:
     for seed in args.seeds:
         board = deal(24, 12, args.kinds, 288 // args.kinds, seed=seed, gravity=True,
                      solvable=False)  # fmt: skip
-        subtrees = Subtrees(board.grid(), args.big, args.stall, args.most, args.seconds, args.widen)
+        subtrees = Subtrees(
+            board.grid(), args.big, args.stall, args.most, args.seconds, args.widen, args.beside
+        )
         status, searching = subtrees.run(args.budget)
         proofs = subtrees.proofs
         print(
