@@ -1,24 +1,25 @@
 """Lianliankan under gravity: the plain search with its dead subtrees proved dead by `seal`.
 
 Run: .venv/bin/python -m bench.link_subtrees [--big ROWS] [--stall POSITIONS] [--most TILES]
-     [--seconds S] [--widen N] [--budget POSITIONS] [--kinds 72] [--beside] SEED ...
+     [--seconds S] [--widen N] [--budget POSITIONS] [--kinds 72] [--beside] [--shallow] SEED ...
 
 On the clearable random 24x12 deals with 72 kinds x 4 that `solve` leaves undecided, the plain
 exhaustive search (`Exhaust(grid, confine=False)`) spends most of its positions in subtrees that
 no play clears (seed 58: 14.0 of its 16.2 million under one sibling of its line's fourth
 position). Here, every `CHUNK` positions, the ancestors of the position it expands next (its
-first parents back to the start) are looked at, deepest first. One whose subtree holds at least
-`--big` new positions, whose tiles gone in them (the union of their masks) have not grown for
-`--stall` positions and hold at most `--most` tiles still there at its position, and which was
-not tried since its subtree last doubled, is handed to `seal` with that union as `may`, from its
-own position. When CP-SAT finds a schedule instead, the schedule is played and plays onward
-from its end widen the union (`seal.replay`, `seal.onward`), and it is asked again, up to
-`--widen` times. Sealed: no play from that position takes a tile outside the union, so none
-clears the board, and the search drops what is left of that subtree from its stack. The proofs
-run in the search's thread, timed apart: the row gives the search's positions and seconds, and
-the proofs' count and seconds, those that sealed and the rest. With `--beside` they run one at
-a time in a thread of their own while the search goes on (two cores), and the search's seconds
-are the wall time to its verdict (docs/link-rounds.md, round 42).
+first parents back to the start) are looked at, deepest first (`--shallow`: shallowest first).
+One whose subtree holds at least `--big` new positions, whose tiles gone in them (the union of
+their masks) have not grown for `--stall` positions and hold at most `--most` tiles still there
+at its position, and which was not tried since its subtree last doubled, is handed to `seal`
+with that union as `may`, from its own position. When CP-SAT finds a schedule instead, the
+schedule is played and plays onward from its end widen the union (`seal.replay`,
+`seal.onward`), and it is asked again, up to `--widen` times. Sealed: no play from that position
+takes a tile outside the union, so none clears the board, and the search drops what is left of
+that subtree from its stack. The proofs run in the search's thread, timed apart: the row gives
+the search's positions and seconds, and the proofs' count and seconds, those that sealed and
+the rest. With `--beside` they run one at a time in a thread of their own while the search goes
+on (two cores), and the search's seconds are the wall time to its verdict (docs/link-rounds.md,
+round 42).
 """
 
 from __future__ import annotations
@@ -61,13 +62,13 @@ class Subtrees:
 
     def __init__(
         self, grid: np.ndarray, big: int, stall: int, most: int, seconds: float, widen: int,
-        beside: bool = False,
+        beside: bool = False, shallow: bool = False,
     ) -> None:  # fmt: skip
         self.grid = grid
         self.every = Exhaust(grid, 6 << 30, confine=False)
         self.n = len(self.every.col)
         self.big, self.stall, self.most = big, stall, most
-        self.seconds, self.widen = seconds, widen
+        self.seconds, self.widen, self.shallow = seconds, widen, shallow
         self.first_child: dict[int, int] = {}
         self.ancestors: dict[int, _Ancestor] = {}
         self.looked = 1  # rows already scanned for first children and unions
@@ -131,6 +132,7 @@ class Subtrees:
                 every.nodes - held.grew_at >= self.stall
                 and used - held.first >= held.retry_at
                 and tiles_gone - int(self.unpack(every.rows[row]).sum()) <= self.most
+                and (due is None or not self.shallow)
             ):
                 due = row
         if due is not None and self.pending is None:
@@ -232,6 +234,7 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=40_000_000, help="positions at most")
     parser.add_argument("--kinds", type=int, default=72, help="kinds on 24x12 (72: 4 each)")
     parser.add_argument("--beside", action="store_true", help="proofs in a thread of their own")
+    parser.add_argument("--shallow", action="store_true", help="the shallowest ancestor first")
     args = parser.parse_args()
     if min(args.big, args.stall, args.most, args.widen, args.budget) < 1 or not args.seconds > 0:
         parser.error("--big, --stall, --most, --widen, --budget and --seconds must be positive")
@@ -246,8 +249,9 @@ def main() -> None:
         board = deal(24, 12, args.kinds, 288 // args.kinds, seed=seed, gravity=True,
                      solvable=False)  # fmt: skip
         subtrees = Subtrees(
-            board.grid(), args.big, args.stall, args.most, args.seconds, args.widen, args.beside
-        )
+            board.grid(), args.big, args.stall, args.most, args.seconds, args.widen, args.beside,
+            args.shallow,
+        )  # fmt: skip
         status, searching = subtrees.run(args.budget)
         proofs = subtrees.proofs
         print(
