@@ -86,7 +86,7 @@ def study(
     seal_seconds: float = 0.0,
 ) -> None:  # fmt: skip
     """Print the positions to the clearing along `line` of deal `seed`, and each trap's moves."""
-    walk = list(follow(deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False), line))
+    along = list(follow(deal(24, 12, 72, 4, seed=seed, gravity=True, solvable=False), line))
     cost: dict[int, int] = {}
 
     def shown(nodes: int) -> str:
@@ -94,18 +94,18 @@ def study(
 
     def at(moves: int) -> int:
         if moves not in cost:
-            cost[moves] = positions(walk[moves][0], budget, max_bytes)
+            cost[moves] = positions(along[moves][0], budget, max_bytes)
         return cost[moves]
 
     print(f"\nSeed {seed}: positions to the clearing from the line's position after")
     print("| moves | positions |")
     print("|---|---|")
-    marks = list(range(0, len(walk) - 1, every))
+    marks = list(range(0, len(along) - 1, every))
     for moves in marks:
         started = time.perf_counter()
         nodes = at(moves)
         print(f"| {moves} | {shown(nodes)} ({time.perf_counter() - started:.1f} s) |", flush=True)
-    spans = [(mark, min(mark + every, len(walk) - 1)) for mark in marks]
+    spans = [(mark, min(mark + every, len(along) - 1)) for mark in marks]
     windows = [
         (low, high) for low, high in spans if at(low) >= 100_000 and at(low) > drop * at(high)
     ]
@@ -119,7 +119,7 @@ def study(
                     f"\nSeed {seed}, trap after {moves} moves ({shown(at(moves))} positions; "
                     f"{shown(at(moves + 1))} after the line's next move):"
                 )
-                children(walk[moves][0], walk[moves][1], budget, max_bytes, seal_seconds)
+                children(along[moves][0], along[moves][1], budget, max_bytes, seal_seconds)
 
 
 def main() -> None:
