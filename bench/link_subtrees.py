@@ -39,6 +39,20 @@ CHUNK = 20_000
 """Positions of the search between two looks at its ancestors."""
 
 
+def closed(
+    grid: np.ndarray, col: np.ndarray, kind: np.ndarray, first: np.ndarray, may: np.ndarray,
+    seconds: float, proof: seal.Proof | None = None,
+) -> tuple[bool | None, int]:  # fmt: skip
+    """`seal`'s proof that no play from the padded `grid` (tiles numbered by `exhaust.tiles`)
+    leaves `may` (its ways out from `closure.pairable`, its order from `closure.reckon`), and
+    how many ways out it had."""
+    pairable, _, before = closure.reckon(grid, col, kind, first, may)
+    ways = [(int(x), int(y)) for x, y in ways_out(may, pairable)]
+    proof = seal.Proof() if proof is None else proof
+    proved = proof.sealed(col, kind, first, grid.shape[1], may, ways, seconds, 1e9, before=before)
+    return proved, len(ways)
+
+
 @dataclass
 class _Ancestor:
     first: int  # its first child's row: the rows after it are its subtree's
@@ -77,14 +91,6 @@ class Subtrees:
         self.pending: tuple[int, Future[bool]] | None = None  # a proof running beside
         self.proof: seal.Proof | None = None  # the one running now
 
-    def unpack(self, mask: np.ndarray) -> np.ndarray:
-        """A row's (or a union's) words as one bool per tile."""
-        bits = np.unpackbits(np.ascontiguousarray(mask).view(np.uint8), bitorder="little")
-        return bits[: self.n] > 0
-
-    def union(self, start: int, end: int) -> np.ndarray:
-        return self.unpack(np.bitwise_or.reduce(self.every.rows[start:end], axis=0))
-
     def path(self) -> list[int]:
         """The rows of the ancestors of the position expanded next, the start's child first."""
         every = self.every
@@ -109,7 +115,7 @@ class Subtrees:
         found, at = np.unique(parents, return_index=True)
         for row, index in zip(found.tolist(), at.tolist(), strict=True):
             self.first_child.setdefault(row, self.looked + index)
-        fresh = self.union(self.looked, used) if used > self.looked else None
+        fresh = every.taken(self.looked, used) if used > self.looked else None
         for each in self.ancestors.values():
             if fresh is not None and each.first <= self.looked:
                 each.union |= fresh
@@ -121,7 +127,7 @@ class Subtrees:
         for row in path:
             if row not in self.ancestors and row in self.first_child:
                 first = self.first_child[row]
-                self.ancestors[row] = _Ancestor(first, self.union(first, used), retry_at=self.big)
+                self.ancestors[row] = _Ancestor(first, every.taken(first, used), retry_at=self.big)
             held = self.ancestors.get(row)
             if held is None or used - held.first < self.big:
                 break  # the deeper ones hold fewer still
@@ -131,7 +137,7 @@ class Subtrees:
             elif (
                 every.nodes - held.grew_at >= self.stall
                 and used - held.first >= held.retry_at
-                and tiles_gone - int(self.unpack(every.rows[row]).sum()) <= self.most
+                and tiles_gone - int(every.taken(row, row + 1).sum()) <= self.most
                 and (due is None or not self.shallow)
             ):
                 due = row
@@ -146,8 +152,8 @@ class Subtrees:
     def prove(self, row: int, ancestor: _Ancestor) -> bool:
         """`seal` from the position of `row` with its subtree's union as `may`, widened by the
         plays of the schedules CP-SAT finds instead: True if sealed."""
-        gone_there = self.unpack(self.every.rows[row])
         every = self.every
+        gone_there = every.taken(row, row + 1)
         grid, _ = seal.position(self.grid, every.col, every.kind, every.first, gone_there)
         col, kind, first = tiles(grid)
         present = np.flatnonzero(~gone_there)
@@ -159,10 +165,7 @@ class Subtrees:
             if may.all():
                 proved = False  # every tile: no proof of this kind
                 break
-            pairable, _, before = closure.reckon(grid, col, kind, first, may)
-            ways = [(int(x), int(y)) for x, y in ways_out(may, pairable)]
-            proved = proof.sealed(col, kind, first, grid.shape[1], may, ways, self.seconds, 1e9,
-                                  before=before)  # fmt: skip
+            proved, _ = closed(grid, col, kind, first, may, self.seconds, proof)
             if proved is not False:
                 break
             played = seal.replay(grid, col, kind, first, proof.schedule)

@@ -21,8 +21,8 @@ import time
 import numpy as np
 
 from bench.link_pairing import VERDICT, Cell, follow, lines, plain, walk
-from tilegames.link import Board, closure, deal, falling, probe, seal
-from tilegames.link.bounds import ways_out
+from bench.link_subtrees import closed
+from tilegames.link import Board, deal, falling, probe
 from tilegames.link.exhaust import DEAD, Exhaust
 
 _NONE = np.empty(0, np.int64)
@@ -40,16 +40,11 @@ def sealed_exactly(every: Exhaust, seconds: float) -> str:
     """For a position the plain search `every` proved impossible: the tiles gone in some
     position of its table (the final `may`), its ways out, and `seal`'s proof of that `may`."""
     may = every.taken()
-    pairable, _, before = closure.reckon(every.grid, every.col, every.kind, every.first, may)
-    ways = [(int(a), int(b)) for a, b in ways_out(may, pairable)]
     started = time.perf_counter()
-    proved = seal.sealed(
-        every.col, every.kind, every.first, every.grid.shape[1], may, ways, seconds, 1e9,
-        before=before,
-    )  # fmt: skip
+    proved, ways = closed(every.grid, every.col, every.kind, every.first, may, seconds)
     verdict = {True: "sealed", False: "a way out found", None: "no answer"}[proved]
     took = time.perf_counter() - started
-    return f"{int(may.sum())} of {len(may)} tiles, {len(ways)} ways out, {verdict} in {took:.2f} s"
+    return f"{int(may.sum())} of {len(may)} tiles, {ways} ways out, {verdict} in {took:.2f} s"
 
 
 def children(

@@ -732,9 +732,10 @@ class Exhaust:
         self.revisited += len(again)
         return len(again) > 0
 
-    def taken(self) -> np.ndarray:
-        """The tiles gone in some position of the table."""
-        taken = np.bitwise_or.reduce(self.rows[: self.meta[USED]], axis=0)
+    def taken(self, start: int = 0, end: int | None = None) -> np.ndarray:
+        """The tiles gone in some position of the table (of its rows `start` to `end`)."""
+        end = int(self.meta[USED]) if end is None else end
+        taken = np.bitwise_or.reduce(self.rows[start:end], axis=0)
         return np.unpackbits(taken.view(np.uint8), bitorder="little")[: len(self.col)] > 0
 
     def grows_in_time(self) -> bool:
