@@ -53,8 +53,17 @@ def play_moves(page: Any, game_id: str, moves: Sequence[Any]) -> dict[str, Any] 
     return answer
 
 
+_SETTLED = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.getTiming().iterations !== Infinity)
+  .map(a => a.finished.catch(() => null)))"""
+"""Wait for the page's finite animations: a card popping in is half transparent, and axe would
+measure its colours mid-fade (an overlay's heading failed color-contrast so, now and then)."""
+
+
 def serious(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now: rule, impact, first element."""
+    """axe-core's serious and critical violations on the page once its animations are over: rule,
+    impact, first element."""
+    page.evaluate(_SETTLED)
     results = Axe().run(page)
     return [
         f"{v['id']} ({v['impact']}): {v['nodes'][0]['target']} {v['help']}"
