@@ -53,6 +53,19 @@ def closed(
     return proved, len(ways)
 
 
+def random_grid(seed: int, kinds: int) -> np.ndarray:
+    """The padded grid of the uniformly random 24x12 deal of `seed` with `kinds` kinds under
+    gravity, as `solve` is measured on (`bench.link_hard`)."""
+    copies = 288 // kinds
+    return deal(24, 12, kinds, copies, seed=seed, gravity=True, solvable=False).grid()
+
+
+def check_kinds(parser: argparse.ArgumentParser, kinds: int) -> None:
+    """Exit through `parser` unless `kinds` kinds fill 24x12 with an even number of each."""
+    if kinds < 1 or 288 % kinds or (288 // kinds) % 2:
+        parser.error(f"{kinds} kinds do not fill 24x12 with an even number of each")
+
+
 @dataclass
 class _Ancestor:
     first: int  # its first child's row: the rows after it are its subtree's
@@ -241,18 +254,15 @@ def main() -> None:
     args = parser.parse_args()
     if min(args.big, args.stall, args.most, args.widen, args.budget) < 1 or not args.seconds > 0:
         parser.error("--big, --stall, --most, --widen, --budget and --seconds must be positive")
-    if 288 % args.kinds or (288 // args.kinds) % 2:
-        parser.error(f"{args.kinds} kinds do not fill 24x12 with an even number of each")
+    check_kinds(parser, args.kinds)
     verdicts = {SOLVED: "cleared", DEAD: "impossible", PAUSE: "undecided"}
     print(
         "| seed | verdict | positions | search | proofs sealed | their time | other proofs "
         "| their time | positions dropped |\n|---|---|---|---|---|---|---|---|---|"
     )
     for seed in args.seeds:
-        board = deal(24, 12, args.kinds, 288 // args.kinds, seed=seed, gravity=True,
-                     solvable=False)  # fmt: skip
         subtrees = Subtrees(
-            board.grid(), args.big, args.stall, args.most, args.seconds, args.widen, args.beside,
+            random_grid(seed, args.kinds), args.big, args.stall, args.most, args.seconds, args.widen, args.beside,
             args.shallow,
         )  # fmt: skip
         status, searching = subtrees.run(args.budget)
