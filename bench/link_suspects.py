@@ -16,6 +16,8 @@ new suspects of each stall). After every step the stack is partitioned, keeping 
 within each part: the positions that paired a suspect's kind the suspect's way (its two tiles
 gone, the other two not) go to the bottom. Nothing is dropped, so every position is still
 expanded: on a deal no play clears, the verdict and the positions are the plain search's.
+Suspects need kinds of four (a kind's other two tiles); with other `--kinds` it is the plain
+search.
 
 `--numbering R` renumbers the kinds at random (seed R) first: the search breaks ties by kind
 number, so a numbering is another order of the same search (round 41); `--plain` runs it
