@@ -37,7 +37,7 @@ from bench.link_subtrees import check_kinds, random_grid
 from tilegames.link.exhaust import DEAD, PAUSE, SOLVED, TOP, USED, Exhaust
 
 _MOST = 4096
-"""Suspects remembered at most (seeds 16 and 58 make 30 to 80)."""
+"""Suspects remembered at most (seeds 16 and 58 make at most about 80)."""
 
 
 @njit(cache=True)
@@ -83,6 +83,7 @@ class Suspects:
 
     @property
     def count(self) -> int:
+        """Suspects so far: the first rows of `suspects`."""
         return len(self.known)
 
     def opened(self, gone: np.ndarray) -> np.ndarray:
@@ -109,7 +110,8 @@ class Suspects:
         row = int(every.stack[int(every.meta[TOP]) - 1])
         row = row if row >= 0 else -row - 1
         now = every.taken(row, row + 1)
-        opened = self.opened(now) if self.test is not None else None
+        test = self.test
+        opened = self.opened(now) if test is not None else None
         fresh: list[tuple[int, int, int, int]] = []
         while row > 0:
             up = int(every.parent[row])
@@ -121,7 +123,6 @@ class Suspects:
             others = [t for t in self.of_kind[int(every.kind[x])] if t not in (x, y)]
             if len(others) != 2 or any(union[t] or now[t] for t in others):
                 continue
-            test = self.test
             if (
                 opened is not None
                 and test is not None
