@@ -262,8 +262,8 @@ def main() -> None:
     )
     for seed in args.seeds:
         subtrees = Subtrees(
-            random_grid(seed, args.kinds), args.big, args.stall, args.most, args.seconds, args.widen, args.beside,
-            args.shallow,
+            random_grid(seed, args.kinds), args.big, args.stall, args.most, args.seconds,
+            args.widen, args.beside, args.shallow,
         )  # fmt: skip
         status, searching = subtrees.run(args.budget)
         proofs = subtrees.proofs

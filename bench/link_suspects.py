@@ -113,10 +113,12 @@ class Suspects:
         test = self.test
         opened = self.opened(now) if test is not None else None
         fresh: list[tuple[int, int, int, int]] = []
+        here = now
         while row > 0:
-            up = int(every.parent[row])
-            took = np.flatnonzero(every.taken(row, row + 1) & ~every.taken(up, up + 1))
-            row = up
+            row = int(every.parent[row])
+            there = every.taken(row, row + 1)  # each position's mask unpacked once
+            took = np.flatnonzero(here & ~there)
+            here = there
             if len(took) != 2:
                 continue
             x, y = int(took[0]), int(took[1])
